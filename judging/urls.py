@@ -1,0 +1,4 @@
+from django.urls import path  # noqa: F401
+
+app_name = "judging"
+urlpatterns: list = []
