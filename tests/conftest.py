@@ -1,0 +1,151 @@
+"""Shared test harness: real Redis and real Chromium, started on loopback by the tests themselves.
+
+Locally a missing program skips the tests that need it; with ``CI=true`` it fails them,
+so a CI run can never go green by skipping the real parts.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
+# in a thread with a running loop unless told it is fine (it is: tests are single-threaded).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+IN_CI = os.getenv("CI", "").lower() == "true"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.getenv("CHROMIUM", "/usr/bin/chromium")
+
+
+def need(program: str, found: bool) -> None:
+    """Skip when a program is missing, except in CI where that is a failure."""
+    if found:
+        return
+    if IN_CI:
+        pytest.fail(f"{program} is required in CI but was not found", pytrace=False)
+    pytest.skip(f"{program} not installed")
+
+
+def seeds_dir() -> Path:
+    """Where the rule documents are: RULINGS_SOURCES, else ../shared/seeds."""
+    configured = os.getenv("RULINGS_SOURCES")
+    return Path(configured) if configured else REPO_ROOT.parent / "shared" / "seeds"
+
+
+@pytest.fixture(scope="session")
+def seeds() -> Path:
+    path = seeds_dir()
+    need(f"the rule documents ({path})", path.is_dir())
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listening on 127.0.0.1:{port} after {timeout}s")
+
+
+class RedisServer:
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="test-redis-")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", self.dir],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A real redis-server on a free loopback port, stopped after the test."""
+    need("redis-server", shutil.which("redis-server") is not None)
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(server.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """Debian's Chromium, driven by Playwright. No browser is downloaded."""
+    need("chromium", Path(CHROMIUM).exists())
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    """A desktop-sized browser page; use ``phone_page`` for a phone-sized viewport."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def phone_page(chromium):
+    context = chromium.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
