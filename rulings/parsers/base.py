@@ -79,6 +79,7 @@ class ParsedEntry:
     card: str | None = None  # key of the card it is about, if any
     order: int = 0  # position in the document
     line: int = 0  # 1-based line in the source where it starts
+    sort_key: str = ""  # the number in a form that sorts as text ("009.021"); "" if no number
 
 
 @dataclass
