@@ -1,0 +1,9 @@
+"""``python -m tournaments.swiss``: see cli.py."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

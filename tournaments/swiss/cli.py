@@ -1,0 +1,194 @@
+"""``python -m tournaments.swiss rounds N | pair | standings | playoffs``.
+
+``pair``, ``standings`` and ``playoffs`` read an event's state as JSON on stdin::
+
+    {"seed": 7,
+     "players": ["ann", "bob", ...],              # active players; anyone absent has dropped
+     "rounds": [[{"players": [...], "points": {...}, "vp": {...}, "super_villains": {...}}, ...], ...],
+     "options": {"turn_order": "random", "allow_five": false,
+                 "tiebreakers": [...], "scoring": "classic" | {"3": [...], "4": [...]},
+                 "swiss_rounds": 5},           # all optional
+     "playoffs": {"semi_finals": [[...], [...]], "final": [...]}}   # optional, placements best first
+
+and write JSON on stdout. Bad input exits with status 2 and a one-line message on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .errors import SwissError
+from .history import PlayedTable
+from .pairing import pair_round
+from .playoffs import final_ranking, final_table, playoff_tables
+from .rounds import swiss_rounds
+from .scoring import scoring_profile
+from .standings import DEFAULT_TIEBREAKERS, standings
+
+
+def _names(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+        raise SwissError(f"{where} must be a list of player names.")
+    return value
+
+
+def _numbers(value: Any, where: str) -> dict[str, float]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise SwissError(f"{where} must map player names to numbers.")
+    for player, number in value.items():
+        if isinstance(number, bool) or not isinstance(number, int | float):
+            raise SwissError(f"{where}: {player} has a non-numeric value {number!r}.")
+    return value
+
+
+def _state(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise SwissError("input must be a JSON object.")
+    if "seed" not in data or isinstance(data["seed"], bool) or not isinstance(data["seed"], int | str):
+        raise SwissError("'seed' (a number or string) is required.")
+    players = _names(data.get("players"), "'players'")
+    raw_rounds = data.get("rounds", [])
+    if not isinstance(raw_rounds, list):
+        raise SwissError("'rounds' must be a list of rounds.")
+    rounds: list[list[PlayedTable]] = []
+    for r, raw_tables in enumerate(raw_rounds, start=1):
+        if not isinstance(raw_tables, list):
+            raise SwissError(f"round {r} must be a list of tables.")
+        tables = []
+        for t, raw in enumerate(raw_tables, start=1):
+            where = f"round {r}, table {t}"
+            if not isinstance(raw, dict):
+                raise SwissError(f"{where} must be an object.")
+            placements = raw.get("placements")
+            tables.append(
+                PlayedTable(
+                    players=tuple(_names(raw.get("players"), f"{where}: 'players'")),
+                    points=_numbers(raw.get("points"), f"{where}: points"),
+                    vp=_numbers(raw.get("vp"), f"{where}: vp"),
+                    super_villains=_numbers(raw.get("super_villains"), f"{where}: super_villains"),
+                    placements=None
+                    if placements is None
+                    else tuple(_names(placements, f"{where}: placements")),
+                )
+            )
+        rounds.append(tables)
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise SwissError("'options' must be an object.")
+    return {"seed": data["seed"], "players": players, "rounds": rounds, "options": options, "raw": data}
+
+
+def _standings(state: dict[str, Any]):
+    options = state["options"]
+    return standings(
+        state["rounds"],
+        active=state["players"],
+        seed=state["seed"],
+        tiebreakers=options.get("tiebreakers", DEFAULT_TIEBREAKERS),
+        scoring=scoring_profile(options.get("scoring")),
+    )
+
+
+def _pair(state: dict[str, Any]) -> dict[str, Any]:
+    options = state["options"]
+    pairing = pair_round(
+        state["players"],
+        state["rounds"],
+        seed=state["seed"],
+        turn_order=options.get("turn_order", "random"),
+        allow_five=bool(options.get("allow_five", False)),
+    )
+    return {
+        "round": pairing.round_number,
+        "tables": [
+            {
+                "table": t.number,
+                "players": list(t.players),
+                "flags": [
+                    {k: v for k, v in vars(f).items() if v is not None} | {"text": f.text} for f in t.flags
+                ],
+            }
+            for t in pairing.tables
+        ],
+    }
+
+
+def _standings_json(state: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "standings": [
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "points": row.points,
+                "tiebreakers": dict(row.tiebreakers),
+                "games": row.games,
+                "placements": {str(i): n for i, n in enumerate(row.placements, start=1)},
+                "active": row.active,
+            }
+            for row in _standings(state)
+        ]
+    }
+
+
+def _playoffs(state: dict[str, Any]) -> dict[str, Any]:
+    order = [row.player for row in _standings(state)]
+    count = state["options"].get("swiss_rounds", len(state["rounds"]))
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise SwissError("'swiss_rounds' must be a whole number.")
+    eligible = state["raw"].get("eligible", state["players"])
+    playoffs = playoff_tables(order, count, _names(eligible, "'eligible'"))
+    out: dict[str, Any] = {
+        "stage": playoffs.stage,
+        "tables": [{"table": t.number, "players": list(t.players)} for t in playoffs.tables],
+    }
+    results = state["raw"].get("playoffs") or {}
+    if not isinstance(results, dict):
+        raise SwissError("'playoffs' must be an object.")
+    semis = results.get("semi_finals")
+    if semis is not None:
+        if not isinstance(semis, list):
+            raise SwissError("'semi_finals' must be a list of two placement lists.")
+        semis = [_names(t, "a semi-final") for t in semis]
+        out["final"] = {"table": 1, "players": list(final_table(semis, order).players)}
+    final = results.get("final")
+    if final is not None:
+        out["ranking"] = list(final_ranking(order, _names(final, "'final'"), semis or ()))
+    return out
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    parser = argparse.ArgumentParser(prog="python -m tournaments.swiss", description="DCDB Swiss engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rounds = sub.add_parser("rounds", help="Swiss rounds for N players (9.070)")
+    rounds.add_argument("players", type=int)
+    rounds.add_argument("--unsanctioned", action="store_true")
+    for name in ("pair", "standings", "playoffs"):
+        sub.add_parser(name, help=f"read the event as JSON on stdin, write {name} as JSON")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "rounds":
+            count = swiss_rounds(args.players, sanctioned=not args.unsanctioned)
+            print(count.rounds, file=stdout)
+            if count.extension:
+                print("note: above 128 players, an extension of the 9.070 table", file=sys.stderr)
+            return 0
+        try:
+            data = json.loads(stdin.read())
+        except json.JSONDecodeError as exc:
+            raise SwissError(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).") from None
+        state = _state(data)
+        handler = {"pair": _pair, "standings": _standings_json, "playoffs": _playoffs}[args.command]
+        json.dump(handler(state), stdout, indent=2)
+        stdout.write("\n")
+        return 0
+    except SwissError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

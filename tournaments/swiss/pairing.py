@@ -1,0 +1,355 @@
+"""Pairing a Swiss round: who sits at which table, in which turn order, and why.
+
+Objectives, in order (the issue and DECISIONS.md "Tables"):
+
+1. no repeat opponents;
+2. players with equal points together, top tables first (9.010), few and small pull-downs;
+3. 3-player tables at the bottom of the standings, spread fairly (nobody gets a second one while
+   others have none, where avoidable);
+4. turn order random, or "balanced" (evens out first seats).
+
+They become one cost per table, a weighted sum whose weights keep the order above: every repeat pair
+costs more than any arrangement of points can save. Points cost is the sum of squared deviations from
+the table's mean, which prefers one small pull-down over several. The search starts from the plain
+top-down fill in standings order and improves it by swapping players between tables: a steepest
+descent over the players who cause cost, then, while repeat pairs remain, simulated annealing (which
+can leave the corners a greedy pass paints itself into), then a final descent. Every random choice
+comes from a generator seeded with the event's seed and the round number, and the search runs a fixed
+number of steps (never a time limit), so the same input always gives the same tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import SwissError
+from .history import PlayedTable, records, validate_rounds
+from .rounds import table_sizes
+
+TURN_ORDERS = ("random", "balanced")
+
+# Weights, in points² (the unit of the points cost). A previous 3-player table costs more than being
+# seated one point out of the bottom group, so fairness wins over an exact bottom line where they clash.
+_BOTTOM_WEIGHT = 3.0
+_FAIRNESS_WEIGHT = 4.0
+_FIRST_SEAT_WEIGHT = 10  # balanced turn order: seat 1 counts ten times any other seat
+_WINDOW = 3  # tables either side searched for a swap partner
+_GROUP_SAMPLE = 24  # players of equal points searched for a swap partner, wherever they sit
+_EXACT_LIMIT = 48  # up to this many players every player is a swap partner
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Why a table looks the way it does; ``text`` is what a staff page shows."""
+
+    kind: str  # pulled_down | pulled_up | repeat_opponent | three_player_table_again | five_player_table
+    player: str
+    points: float | None = None  # pulled down/up by this many points
+    opponent: str | None = None  # repeat_opponent: met before
+    count: int | None = None  # repeat_opponent: times met before; 3-player table: which one this is
+
+    @property
+    def text(self) -> str:
+        if self.kind == "pulled_down":
+            return f"{self.player} pulled down {_number(self.points)} point(s)"
+        if self.kind == "pulled_up":
+            return f"{self.player} pulled up {_number(self.points)} point(s)"
+        if self.kind == "repeat_opponent":
+            return f"{self.player} meets {self.opponent} again (met {self.count} time(s) before)"
+        if self.kind == "three_player_table_again":
+            return f"{self.player}: 3-player table number {self.count}"
+        if self.kind == "five_player_table":
+            return "one 5-player table (5 active players)"
+        return f"{self.player}: {self.kind}"
+
+
+@dataclass(frozen=True)
+class PairedTable:
+    number: int
+    players: tuple[str, ...]  # in turn order, seat 1 first
+    flags: tuple[Flag, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pairing:
+    round_number: int
+    tables: tuple[PairedTable, ...]
+
+    @property
+    def repeat_pairs(self) -> int:
+        return sum(1 for t in self.tables for f in t.flags if f.kind == "repeat_opponent")
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "?"
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+class _Search:
+    """The swap search over table slots. Players are ints 0..n-1 in standings order."""
+
+    def __init__(self, pts: list[float], met: list[dict[int, int]], threes: list[int], sizes: list[int], rng):
+        self.pts, self.met, self.sizes, self.rng = pts, met, sizes, rng
+        n = len(pts)
+        spread = (max(pts) - min(pts)) if pts else 0.0
+        # Larger than any change of points cost one swap can make, so a repeat is never traded for points.
+        self.repeat_weight = (
+            1000.0 + 4 * spread * spread + 8 * _FAIRNESS_WEIGHT * (max(threes, default=0) + 1)
+        )
+        three_seats = 3 * sizes.count(3)
+        bottom = pts[n - three_seats] if three_seats else None
+        zero = [0.0] * n
+        self.extra = {4: zero, 5: zero, 3: zero}
+        if bottom is not None:
+            self.extra[3] = [
+                _FAIRNESS_WEIGHT * threes[i] + _BOTTOM_WEIGHT * max(0.0, pts[i] - bottom) for i in range(n)
+            ]
+            self.extra[4] = [_BOTTOM_WEIGHT * max(0.0, bottom - pts[i]) for i in range(n)]
+        self.tables: list[list[int]] = []
+        start = 0
+        for size in sizes:
+            self.tables.append(list(range(start, start + size)))
+            start += size
+        self.where = [0] * n
+        for t, members in enumerate(self.tables):
+            for m in members:
+                self.where[m] = t
+        costs = [self.table_cost(m, s) for m, s in zip(self.tables, sizes, strict=True)]
+        self.cost = [c for c, _ in costs]
+        self.repeats = [r for _, r in costs]
+        self.total_repeats = sum(self.repeats)
+        self.groups: dict[float, list[int]] = {}
+        for i, p in enumerate(pts):
+            self.groups.setdefault(p, []).append(i)
+
+    def table_cost(self, members: list[int], size: int) -> tuple[float, int]:
+        pts, met, extra = self.pts, self.met, self.extra[size]
+        s = s2 = more = 0.0
+        rep = 0
+        for i, a in enumerate(members):
+            x = pts[a]
+            s += x
+            s2 += x * x
+            more += extra[a]
+            seen = met[a]
+            if seen:
+                for b in members[i + 1 :]:
+                    rep += seen.get(b, 0)
+        return self.repeat_weight * rep + s2 - s * s / len(members) + more, rep
+
+    def energy(self) -> float:
+        return sum(self.cost)
+
+    def swap_delta(self, p: int, q: int):
+        a, b = self.where[p], self.where[q]
+        ma = [q if m == p else m for m in self.tables[a]]
+        mb = [p if m == q else m for m in self.tables[b]]
+        ca, ra = self.table_cost(ma, self.sizes[a])
+        cb, rb = self.table_cost(mb, self.sizes[b])
+        return ca + cb - self.cost[a] - self.cost[b], (a, b, ma, mb, ca, cb, ra, rb)
+
+    def apply(self, move) -> None:
+        a, b, ma, mb, ca, cb, ra, rb = move
+        self.tables[a], self.tables[b] = ma, mb
+        for m in ma:
+            self.where[m] = a
+        for m in mb:
+            self.where[m] = b
+        self.total_repeats += ra + rb - self.repeats[a] - self.repeats[b]
+        self.cost[a], self.cost[b], self.repeats[a], self.repeats[b] = ca, cb, ra, rb
+
+    def partners(self, p: int, everyone: bool) -> list[int]:
+        t = self.where[p]
+        if everyone:
+            return [q for q in range(len(self.pts)) if self.where[q] != t]
+        out: list[int] = []
+        for u in range(max(0, t - _WINDOW), min(len(self.tables), t + _WINDOW + 1)):
+            if u != t:
+                out.extend(self.tables[u])
+        group = self.groups[self.pts[p]]
+        if len(group) > _GROUP_SAMPLE:
+            group = self.rng.sample(group, _GROUP_SAMPLE)
+        out.extend(q for q in group if self.where[q] != t)
+        return out
+
+    def troubled(self) -> list[int]:
+        """Players whose table has repeats, or who pay a bottom-line or fairness cost."""
+        out = []
+        for t, members in enumerate(self.tables):
+            extra = self.extra[self.sizes[t]]
+            for m in members:
+                if self.repeats[t] or extra[m] > 0:
+                    out.append(m)
+        return out
+
+    def descend(self, players: list[int], everyone: bool, passes: int = 6) -> None:
+        """Steepest descent: each player in turn takes the best improving swap."""
+        for _ in range(passes):
+            improved = False
+            for p in players:
+                best, best_move = -1e-9, None
+                for q in self.partners(p, everyone):
+                    delta, move = self.swap_delta(p, q)
+                    if delta < best:
+                        best, best_move = delta, move
+                if best_move is not None:
+                    self.apply(best_move)
+                    improved = True
+            if not improved:
+                return
+
+    def anneal(self, steps: int, hot: float, cold: float, everyone: bool) -> None:
+        """Simulated annealing on swaps, mostly moving players out of tables with repeats; keeps the best."""
+        rng, n = self.rng, len(self.pts)
+        best_energy, best_tables = self.energy(), [list(m) for m in self.tables]
+        energy = best_energy
+        for step in range(steps):
+            temperature = hot * (cold / hot) ** (step / steps)
+            bad = [t for t, r in enumerate(self.repeats) if r]
+            if bad and rng.random() < 0.7:
+                p = rng.choice(self.tables[rng.choice(bad)])
+            else:
+                p = rng.randrange(n)
+            if everyone or rng.random() < 0.3:
+                q = rng.randrange(n)
+            else:
+                choices = self.partners(p, False)
+                q = rng.choice(choices) if choices else p
+            if self.where[q] == self.where[p]:
+                continue
+            delta, move = self.swap_delta(p, q)
+            if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+                self.apply(move)
+                energy += delta
+                if energy < best_energy - 1e-9:
+                    best_energy, best_tables = energy, [list(m) for m in self.tables]
+        self.restore(best_tables)
+
+    def restore(self, tables: list[list[int]]) -> None:
+        self.tables = tables
+        for t, members in enumerate(tables):
+            for m in members:
+                self.where[m] = t
+            self.cost[t], self.repeats[t] = self.table_cost(members, self.sizes[t])
+        self.total_repeats = sum(self.repeats)
+
+
+def _standings_order(players: list[str], points: dict[str, float], rng: random.Random) -> list[str]:
+    draw = {p: rng.random() for p in players}
+    return sorted(players, key=lambda p: (-points.get(p, 0.0), draw[p]))
+
+
+def _turn_order(members: list[str], seats: dict[str, list[int]], mode: str, rng: random.Random) -> list[str]:
+    order = list(members)
+    rng.shuffle(order)
+    if mode == "random":
+        return order
+    weights = [_FIRST_SEAT_WEIGHT] + [1] * (len(order) - 1)
+    best, best_cost = order, None
+    for perm in itertools.permutations(order):
+        cost = sum(w * seats.get(p, [0] * 5)[k] for k, (w, p) in enumerate(zip(weights, perm, strict=True)))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = list(perm), cost
+    return best
+
+
+def _table_flags(
+    members: list[str], points: dict[str, float], met: dict[str, dict[str, int]], threes: dict[str, int]
+) -> list[Flag]:
+    flags: list[Flag] = []
+    values = [points.get(p, 0.0) for p in members]
+    if len(set(values)) > 1:
+        # The table's level is the points most of its players have (the lower one on a tie): players
+        # above it were pulled down to it, players below it pulled up.
+        level = min(set(values), key=lambda v: (-values.count(v), v))
+        for p, v in zip(members, values, strict=True):
+            if v > level:
+                flags.append(Flag("pulled_down", p, points=v - level))
+            elif v < level:
+                flags.append(Flag("pulled_up", p, points=level - v))
+    for i, a in enumerate(members):
+        for b in members[i + 1 :]:
+            times = met.get(a, {}).get(b, 0)
+            if times:
+                flags.append(Flag("repeat_opponent", a, opponent=b, count=times))
+    if len(members) == 3:
+        for p in members:
+            if threes.get(p, 0):
+                flags.append(Flag("three_player_table_again", p, count=threes[p] + 1))
+    if len(members) == 5:
+        flags.append(Flag("five_player_table", members[0]))
+    return flags
+
+
+def pair_round(
+    players: Sequence[str],
+    rounds: Sequence[Sequence[PlayedTable]] = (),
+    *,
+    seed: int | str,
+    round_number: int | None = None,
+    turn_order: str = "random",
+    allow_five: bool = False,
+) -> Pairing:
+    """Tables for the next Swiss round.
+
+    ``players`` are the active players (anyone absent has dropped and is never seated); ``rounds`` the
+    finished Swiss rounds, oldest first. Tables come back in table-number order, top of the standings
+    first, 4-player tables above 3-player tables; each lists its players in turn order.
+    """
+    active = sorted(set(players))
+    if len(active) != len(players):
+        raise SwissError("a player is listed twice among the active players.")
+    if any(not isinstance(p, str) or not p for p in active):
+        raise SwissError("players are identified by non-empty strings.")
+    if turn_order not in TURN_ORDERS:
+        raise SwissError(f"turn order must be one of {', '.join(TURN_ORDERS)}, not '{turn_order}'.")
+    validate_rounds(rounds)
+    number = len(rounds) + 1 if round_number is None else round_number
+    sizes = table_sizes(len(active), allow_five=allow_five)
+    rng = random.Random(f"dcdb-swiss:{seed}:{number}")
+    recs = records(rounds)
+    points = {p: recs[p].points if p in recs else 0.0 for p in active}
+    order = _standings_order(active, points, rng)
+    index = {p: i for i, p in enumerate(order)}
+    met = [
+        {index[o]: c for o, c in recs[p].opponents.items() if o in index} if p in recs else {} for p in order
+    ]
+    threes = [recs[p].three_player_tables if p in recs else 0 for p in order]
+
+    search = _Search([points[p] for p in order], met, threes, sizes, rng)
+    everyone = len(order) <= _EXACT_LIMIT
+    search.descend(search.troubled(), everyone)
+    if search.total_repeats:
+        n = len(order)
+        if everyone:
+            # Few players, tight history (every pair may be needed): explore widely, then cool to points.
+            search.anneal(4000 + 400 * n, hot=search.repeat_weight / 2, cold=0.05, everyone=True)
+            search.descend(list(range(n)), everyone=True)
+        else:
+            search.anneal(40 * n, hot=4.0, cold=0.05, everyone=False)
+            search.descend(search.troubled(), everyone=False)
+
+    by_name = {p: recs[p].opponents for p in active if p in recs}
+    three_counts = {p: recs[p].three_player_tables for p in active if p in recs}
+    seat_counts = {p: recs[p].seats for p in active if p in recs}
+    tables = [[order[i] for i in members] for members in search.tables]
+    tables.sort(
+        key=lambda ms: (
+            len(ms) < 4,
+            -sum(points[p] for p in ms) / len(ms),
+            -max(points[p] for p in ms),
+            min(index[p] for p in ms),
+        )
+    )
+    paired = []
+    for number_, members in enumerate(tables, start=1):
+        seated = _turn_order(members, seat_counts, turn_order, rng)
+        paired.append(
+            PairedTable(number_, tuple(seated), tuple(_table_flags(seated, points, by_name, three_counts)))
+        )
+    return Pairing(number, tuple(paired))
