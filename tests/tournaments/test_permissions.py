@@ -1,0 +1,100 @@
+"""Every staff URL, for every kind of visitor: who gets in, who is refused.
+
+Expected outcomes: "login" (redirect to the login page), 403, or "ok" (anything but
+a refusal: 200, or a redirect elsewhere after a POST).
+"""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import add_staff, make_event, make_registration, make_user
+from tournaments.models import EventStaff
+
+pytestmark = pytest.mark.django_db
+
+VISITORS = ["anonymous", "player", "other_judge", "judge", "head_judge", "organizer"]
+RUN = {
+    "anonymous": "login",
+    "player": 403,
+    "other_judge": 403,
+    "judge": "ok",
+    "head_judge": "ok",
+    "organizer": "ok",
+}
+MANAGE = {**RUN, "judge": 403, "head_judge": 403}
+
+# (url name, method, needs a registration pk, POST data, expected per visitor)
+STAFF_URLS = [
+    ("tournaments:registrations", "get", False, None, RUN),
+    ("tournaments:player_add", "get", False, None, RUN),
+    ("tournaments:player_add", "post", False, {"name": "New Player"}, RUN),
+    ("tournaments:roster_bulk_add", "get", False, None, RUN),
+    ("tournaments:roster_bulk_add", "post", False, {"text": "A B\nC D", "confirm": "1"}, RUN),
+    ("tournaments:check_in", "post", True, {"checked_in": "1"}, RUN),
+    ("tournaments:drop", "post", True, {"reason": "x"}, RUN),
+    ("tournaments:undrop", "post", True, {}, RUN),
+    ("tournaments:event_edit", "get", False, None, MANAGE),
+    ("tournaments:event_delete", "get", False, None, MANAGE),
+    ("tournaments:self_registration", "post", False, {"open": "1"}, MANAGE),
+    ("tournaments:staff", "get", False, None, MANAGE),
+    ("tournaments:staff", "post", False, {"username": "nobody", "role": "judge"}, MANAGE),
+]
+
+
+def visitor_client(client, kind, event):
+    if kind == "anonymous":
+        return client
+    user = make_user(kind)
+    if kind == "other_judge":
+        add_staff(make_event(), user, EventStaff.Role.JUDGE)
+    elif kind != "player":
+        add_staff(event, user, kind)
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("visitor", VISITORS)
+@pytest.mark.parametrize(("name", "method", "needs_pk", "data", "expected"), STAFF_URLS)
+def test_staff_urls(client, visitor, name, method, needs_pk, data, expected):
+    event = make_event(organizer=make_user())
+    registration = make_registration(event, "Ann Archer")
+    kwargs = {"slug": event.slug, **({"pk": registration.pk} if needs_pk else {})}
+    url = reverse(name, kwargs=kwargs)
+    client = visitor_client(client, visitor, event)
+    response = getattr(client, method)(url, data or {})
+    outcome = expected[visitor]
+    if outcome == "login":
+        assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    elif outcome == 403:
+        assert response.status_code == 403
+    else:
+        assert response.status_code in (200, 302)
+        if response.status_code == 302:
+            assert not response.url.startswith(reverse("login"))
+
+
+def test_event_delete_is_refused_to_a_judge_and_keeps_the_event(client):
+    event = make_event(organizer=make_user())
+    judge = make_user()
+    add_staff(event, judge, EventStaff.Role.HEAD_JUDGE)
+    client.force_login(judge)
+    response = client.post(
+        reverse("tournaments:event_delete", kwargs={"slug": event.slug}), {"confirm_name": event.name}
+    )
+    assert response.status_code == 403
+    event.refresh_from_db()
+
+
+def test_creating_an_event_needs_a_login(client):
+    response = client.get(reverse("tournaments:event_create"))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("name", ["tournaments:event_list"])
+def test_public_pages_are_open(client, name):
+    assert client.get(reverse(name)).status_code == 200
+
+
+def test_public_event_page_is_open(client):
+    event = make_event()
+    assert client.get(event.get_absolute_url()).status_code == 200

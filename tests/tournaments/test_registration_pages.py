@@ -1,0 +1,102 @@
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tests.factories import make_event, make_registration, make_user
+from tournaments.models import Registration
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organizer_client(client):
+    user = make_user("org")
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+def bulk_url(event):
+    return reverse("tournaments:roster_bulk_add", kwargs={"slug": event.slug})
+
+
+def test_bulk_preview_lists_each_bad_row_and_imports_nothing(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    response = organizer_client.post(
+        bulk_url(event), {"text": "Ann Archer\nAnn Archer\nBruno Diaz", "preview": "1"}
+    )
+    assert response.status_code == 200
+    assert "Ann Archer is listed twice (also on line 1)." in response.content.decode()
+    assert "Import 3 players" not in response.content.decode()
+    assert not Registration.objects.filter(event=event).exists()
+
+
+def test_bulk_confirm_imports_every_row(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    response = organizer_client.post(bulk_url(event), {"text": "Ann Archer\nBruno Diaz", "confirm": "1"})
+    assert response.status_code == 302
+    assert sorted(Registration.objects.filter(event=event).values_list("player__name", flat=True)) == [
+        "Ann Archer",
+        "Bruno Diaz",
+    ]
+
+
+def test_bulk_upload_of_a_csv_file_is_previewed_in_the_text_box(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    upload = SimpleUploadedFile(
+        "players.csv", b"name,email\nAnn Archer,ann@example.com\n", content_type="text/csv"
+    )
+    response = organizer_client.post(bulk_url(event), {"file": upload, "preview": "1"})
+    body = response.content.decode()
+    assert "ann@example.com" in body and "Import 1 players" in body
+
+
+def test_the_registration_table_exports_csv(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    make_registration(event, "Ann Archer", checked_in=True)
+    response = organizer_client.get(
+        reverse("tournaments:registrations", kwargs={"slug": event.slug}), {"_export": "csv"}
+    )
+    lines = response.content.decode().splitlines()
+    assert lines[0].startswith("Player,Email,Checked in,Status")
+    assert lines[1].startswith("Ann Archer,,True,Active")
+
+
+def test_the_registration_table_is_searchable(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    make_registration(event, "Ann Archer")
+    make_registration(event, "Bruno Diaz")
+    response = organizer_client.get(
+        reverse("tournaments:registrations", kwargs={"slug": event.slug}), {"q": "bru"}
+    )
+    body = response.content.decode()
+    assert "Bruno Diaz" in body and "Ann Archer" not in body
+
+
+def test_self_registration_only_while_open(client):
+    event = make_event(self_registration_open=False)
+    url = reverse("tournaments:self_register", kwargs={"slug": event.slug})
+    client.post(url, {"name": "Walk In"})
+    assert not Registration.objects.filter(event=event).exists()
+    event.self_registration_open = True
+    event.save()
+    client.post(url, {"name": "Walk In"})
+    assert Registration.objects.get(event=event).self_registered
+
+
+def test_self_registration_shows_a_duplicate_as_a_field_error(client):
+    event = make_event(self_registration_open=True)
+    make_registration(event, "Walk In")
+    response = client.post(
+        reverse("tournaments:self_register", kwargs={"slug": event.slug}), {"name": "walk in"}
+    )
+    assert response.status_code == 400
+    assert "already registered" in response.content.decode()
+
+
+def test_the_public_page_lists_only_active_players(client):
+    event = make_event()
+    make_registration(event, "Ann Archer")
+    make_registration(event, "Gone Home", dropped_at="2026-12-05T10:00:00Z")
+    body = client.get(event.get_absolute_url()).content.decode()
+    assert "Ann Archer" in body and "Gone Home" not in body

@@ -1,0 +1,173 @@
+"""Writes that span models: registration, check-in, drops, staff.
+
+Each service runs inside ``transaction.atomic`` and either does the whole thing or
+raises ``ActionError`` and leaves the data as it was.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .errors import ActionError
+from .models import Event, EventStaff, Player, Registration
+from .roster import Roster, name_key, parse_roster
+
+
+def event_create(*, user, **fields) -> Event:
+    """Create an event; its creator becomes its organizer."""
+    with transaction.atomic():
+        event = Event(created_by=user, **fields)
+        event.save()
+        EventStaff.objects.create(event=event, user=user, role=EventStaff.Role.ORGANIZER)
+    return event
+
+
+def _player_for(*, name: str, email: str) -> Player:
+    """The same email means the same person across events; otherwise a new player."""
+    if email:
+        existing = Player.objects.filter(email__iexact=email).order_by("pk").first()
+        if existing:
+            return existing
+    return Player.objects.create(name=name, email=email)
+
+
+def _check_can_register(event: Event) -> None:
+    if event.status == Event.Status.FINISHED:
+        raise ActionError("This event is finished; no more players can be added.")
+    if event.status == Event.Status.PLAYOFFS:
+        raise ActionError("The play-offs have started; no more players can be added.")
+
+
+def registration_add(
+    *, event: Event, name: str, email: str = "", notes: str = "", self_registered: bool = False
+) -> Registration:
+    name = " ".join(name.split())
+    if not name:
+        raise ActionError("Enter the player's name.")
+    _check_can_register(event)
+    with transaction.atomic():
+        registrations = Registration.objects.filter(event=event).select_related("player")
+        for other in registrations:
+            if name_key(other.player.name) == name_key(name):
+                raise ActionError(f"{name} is already registered for this event.")
+            if email and other.player.email.casefold() == email.casefold():
+                raise ActionError(f"{email} is already registered for this event (as {other.player.name}).")
+        player = _player_for(name=name, email=email)
+        try:
+            with transaction.atomic():
+                return Registration.objects.create(
+                    event=event,
+                    player=player,
+                    notes=notes,
+                    self_registered=self_registered,
+                    joined_round=_next_round_number(event),
+                )
+        except IntegrityError as exc:
+            raise ActionError(f"{name} is already registered for this event.") from exc
+
+
+def _next_round_number(event: Event) -> int:
+    """A player added after the event started joins at the next round (a late entry)."""
+    rounds = getattr(event, "rounds", None)
+    if rounds is None:
+        return 1
+    last = rounds.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+def roster_preview(*, event: Event, text: str) -> Roster:
+    players = Player.objects.filter(registrations__event=event).values_list("name", "email")
+    names = [name for name, _ in players]
+    emails = [email for _, email in players if email]
+    return parse_roster(text, existing_names=names, existing_emails=emails)
+
+
+def roster_import(*, event: Event, text: str) -> list[Registration]:
+    """Import every row or none: the list is checked again inside the transaction."""
+    _check_can_register(event)
+    with transaction.atomic():
+        roster = roster_preview(event=event, text=text)
+        if not roster.ok:
+            bad = len(roster.bad_rows) + len(roster.errors)
+            raise ActionError(
+                f"Nothing was imported: {bad} problem(s) in the list. Fix them and preview again."
+            )
+        joined = _next_round_number(event)
+        created = []
+        for row in roster.rows:
+            player = _player_for(name=row.name, email=row.email)
+            created.append(
+                Registration.objects.create(event=event, player=player, notes=row.notes, joined_round=joined)
+            )
+    return created
+
+
+def registration_set_checked_in(*, registration: Registration, checked_in: bool) -> Registration:
+    """Set (not toggle) the state, so a repeated click does the same thing twice."""
+    with transaction.atomic():
+        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        if registration.checked_in != checked_in:
+            registration.checked_in = checked_in
+            registration.checked_in_at = timezone.now() if checked_in else None
+            registration.save(update_fields=["checked_in", "checked_in_at"])
+    return registration
+
+
+def registration_drop(
+    *, registration: Registration, reason: str = "", after_round: int | None = None
+) -> Registration:
+    """9.030: the player leaves the event; results so far stay, no further pairings."""
+    with transaction.atomic():
+        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        if registration.dropped_at is None:
+            registration.dropped_at = timezone.now()
+            registration.dropped_after_round = after_round if after_round is not None else 0
+            registration.drop_reason = reason[:200]
+            registration.save(update_fields=["dropped_at", "dropped_after_round", "drop_reason"])
+    return registration
+
+
+def registration_undrop(*, registration: Registration) -> Registration:
+    with transaction.atomic():
+        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        if registration.disqualified:
+            raise ActionError(
+                f"{registration.player} was disqualified (10.080); a disqualification cannot be undone here."
+            )
+        registration.dropped_at = None
+        registration.dropped_after_round = None
+        registration.drop_reason = ""
+        registration.save(update_fields=["dropped_at", "dropped_after_round", "drop_reason"])
+    return registration
+
+
+def staff_add(*, event: Event, username: str, role: str) -> EventStaff:
+    User = get_user_model()
+    user = User.objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise ActionError(f"No account with the user name {username!r}. Ask them to get an account first.")
+    with transaction.atomic():
+        staff, created = EventStaff.objects.select_for_update().get_or_create(
+            event=event, user=user, defaults={"role": role}
+        )
+        if not created and staff.role != role:
+            _keep_an_organizer(event, leaving=staff)
+            staff.role = role
+            staff.save(update_fields=["role"])
+    return staff
+
+
+def staff_remove(*, staff: EventStaff) -> None:
+    with transaction.atomic():
+        _keep_an_organizer(staff.event, leaving=staff)
+        staff.delete()
+
+
+def _keep_an_organizer(event: Event, *, leaving: EventStaff) -> None:
+    if leaving.role != EventStaff.Role.ORGANIZER:
+        return
+    others = EventStaff.objects.filter(event=event, role=EventStaff.Role.ORGANIZER).exclude(pk=leaving.pk)
+    if not others.exists():
+        raise ActionError("An event needs at least one organizer: add another organizer first.")

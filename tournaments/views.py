@@ -1,0 +1,278 @@
+"""Registration-phase pages: events, players, check-in, drops, staff.
+
+Views stay thin: they parse the request, call a service, and render. A service's
+``ActionError`` becomes a message on the page; the data is left as it was.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from . import services
+from .errors import ActionError
+from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, SelfRegistrationForm, StaffForm
+from .models import Event, EventStaff, Registration
+from .permissions import can, event_staff_required, role_for
+from .tables import RegistrationTable
+
+
+def event_list(request: HttpRequest) -> HttpResponse:
+    events = Event.objects.annotate(
+        players=Count("registrations", filter=Q(registrations__dropped_at__isnull=True))
+    ).order_by("-date", "name")
+    mine = set()
+    if request.user.is_authenticated:
+        mine = set(EventStaff.objects.filter(user=request.user).values_list("event_id", flat=True))
+    return render(request, "tournaments/event_list.html", {"events": events, "mine": mine})
+
+
+def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    active = (
+        Registration.objects.filter(event=event, dropped_at__isnull=True)
+        .select_related("player")
+        .order_by("player__sort_name")
+    )
+    context = {
+        "event": event,
+        "active": active,
+        "role": role_for(request.user, event),
+        "self_form": SelfRegistrationForm()
+        if event.self_registration_open and event.in_registration
+        else None,
+    }
+    return render(request, "tournaments/event_detail.html", context)
+
+
+@require_POST
+def self_register(request: HttpRequest, slug: str) -> HttpResponse:
+    event = get_object_or_404(Event, slug=slug)
+    if not (event.self_registration_open and event.in_registration):
+        messages.error(request, "Registration for this event is closed. Ask the organizer at the desk.")
+        return redirect(event)
+    form = SelfRegistrationForm(request.POST)
+    if form.is_valid():
+        try:
+            services.registration_add(
+                event=event,
+                name=form.cleaned_data["name"],
+                email=form.cleaned_data["email"],
+                self_registered=True,
+            )
+        except ActionError as exc:
+            form.add_error("name", exc.message)
+        else:
+            messages.success(
+                request, f"You are registered, {form.cleaned_data['name']}. Check in at the desk."
+            )
+            return redirect(event)
+    active = Registration.objects.filter(event=event, dropped_at__isnull=True).select_related("player")
+    return render(
+        request,
+        "tournaments/event_detail.html",
+        {"event": event, "active": active, "role": role_for(request.user, event), "self_form": form},
+        status=400,
+    )
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = services.event_create(user=request.user, **form.cleaned_data)
+        messages.success(request, f"{event.name} created. Add players next.")
+        return redirect("tournaments:registrations", slug=event.slug)
+    return render(request, "tournaments/event_form.html", {"form": form, "creating": True})
+
+
+@event_staff_required("manage")
+def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Event settings saved.")
+        return redirect("tournaments:registrations", slug=event.slug)
+    return render(request, "tournaments/event_form.html", {"form": form, "event": event})
+
+
+@event_staff_required("manage")
+def event_delete(request: HttpRequest, event: Event) -> HttpResponse:
+    if request.method == "POST":
+        if request.POST.get("confirm_name", "").strip() != event.name:
+            messages.error(request, "Type the event's name exactly to delete it.")
+            return render(request, "tournaments/event_delete.html", {"event": event}, status=400)
+        name = event.name
+        event.delete()
+        messages.success(request, f"{name} was deleted.")
+        return redirect("tournaments:event_list")
+    return render(request, "tournaments/event_delete.html", {"event": event})
+
+
+def _registration_table(request: HttpRequest, event: Event) -> RegistrationTable:
+    registrations = Registration.objects.filter(event=event).select_related("player", "event")
+    query = request.GET.get("q", "").strip()
+    if query:
+        registrations = registrations.filter(
+            Q(player__name__icontains=query) | Q(player__email__icontains=query)
+        )
+    table = RegistrationTable(registrations, order_by=request.GET.get("sort", "name"))
+    table.event = event
+    RequestConfig(request, paginate={"per_page": 500}).configure(table)
+    return table
+
+
+@event_staff_required("run")
+def registrations(request: HttpRequest, event: Event) -> HttpResponse:
+    table = _registration_table(request, event)
+    export_format = request.GET.get("_export")
+    if TableExport.is_valid_format(export_format):
+        exporter = TableExport(export_format, table)
+        return exporter.response(f"{event.slug}-registrations.{export_format}")
+    counts = Registration.objects.filter(event=event).aggregate(
+        total=Count("pk"),
+        active=Count("pk", filter=Q(dropped_at__isnull=True)),
+        checked_in=Count("pk", filter=Q(dropped_at__isnull=True, checked_in=True)),
+    )
+    context = {
+        "event": event,
+        "table": table,
+        "counts": counts,
+        "add_form": PlayerAddForm(),
+        "query": request.GET.get("q", ""),
+        "can_manage": can(request.user, event, "manage"),
+    }
+    if request.htmx and request.htmx.target == "registration-table":
+        return render(request, "tournaments/_registration_table.html", context)
+    return render(request, "tournaments/registrations.html", context)
+
+
+@event_staff_required("run")
+def player_add(request: HttpRequest, event: Event) -> HttpResponse:
+    form = PlayerAddForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration = services.registration_add(event=event, **form.cleaned_data)
+        except ActionError as exc:
+            form.add_error("name", exc.message)
+        else:
+            messages.success(request, f"{registration.player} added.")
+            return redirect("tournaments:registrations", slug=event.slug)
+    return render(request, "tournaments/player_add.html", {"event": event, "form": form})
+
+
+@event_staff_required("run")
+def roster_bulk_add(request: HttpRequest, event: Event) -> HttpResponse:
+    """Paste or upload, preview every row, import only on confirmation."""
+    form = RosterForm(request.POST or None, request.FILES or None)
+    roster = None
+    if request.method == "POST" and form.is_valid():
+        text = form.cleaned_data["text"]
+        if "confirm" in request.POST:
+            try:
+                created = services.roster_import(event=event, text=text)
+            except ActionError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, f"{len(created)} players added.")
+                return redirect("tournaments:registrations", slug=event.slug)
+        roster = services.roster_preview(event=event, text=text)
+        # Show the text (from an upload too) so bad rows can be fixed in place.
+        form = RosterForm(initial={"text": text})
+    return render(
+        request, "tournaments/roster_bulk_add.html", {"event": event, "form": form, "roster": roster}
+    )
+
+
+def _registration(event: Event, pk: int) -> Registration:
+    return get_object_or_404(Registration.objects.select_related("player", "event"), event=event, pk=pk)
+
+
+def _row_or_redirect(request: HttpRequest, event: Event, registration: Registration) -> HttpResponse:
+    if request.htmx:
+        table = RegistrationTable([registration])
+        table.event = event
+        return render(
+            request,
+            "tournaments/_registration_row.html",
+            {"row": table.rows[0], "table": table, "event": event},
+        )
+    return redirect("tournaments:registrations", slug=event.slug)
+
+
+@require_POST
+@event_staff_required("run")
+def registration_check_in(request: HttpRequest, event: Event, pk: int) -> HttpResponse:
+    registration = services.registration_set_checked_in(
+        registration=_registration(event, pk), checked_in=request.POST.get("checked_in") == "1"
+    )
+    return _row_or_redirect(request, event, registration)
+
+
+@require_POST
+@event_staff_required("run")
+def registration_drop(request: HttpRequest, event: Event, pk: int) -> HttpResponse:
+    form = DropForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    registration = _registration(event, pk)
+    after_round = event.rounds.filter(status="closed").count() if hasattr(event, "rounds") else 0
+    registration = services.registration_drop(
+        registration=registration, reason=reason, after_round=after_round
+    )
+    messages.info(request, f"{registration.player} dropped (9.030).")
+    return _row_or_redirect(request, event, registration)
+
+
+@require_POST
+@event_staff_required("run")
+def registration_undrop(request: HttpRequest, event: Event, pk: int) -> HttpResponse:
+    try:
+        registration = services.registration_undrop(registration=_registration(event, pk))
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return redirect("tournaments:registrations", slug=event.slug)
+    messages.info(request, f"{registration.player} is back in the event.")
+    return _row_or_redirect(request, event, registration)
+
+
+@require_POST
+@event_staff_required("manage")
+def self_registration_toggle(request: HttpRequest, event: Event) -> HttpResponse:
+    event.self_registration_open = request.POST.get("open") == "1"
+    event.save(update_fields=["self_registration_open"])
+    messages.success(
+        request,
+        "Self-registration is open." if event.self_registration_open else "Self-registration is closed.",
+    )
+    return redirect("tournaments:registrations", slug=event.slug)
+
+
+@event_staff_required("manage")
+def staff_manage(request: HttpRequest, event: Event) -> HttpResponse:
+    form = StaffForm(request.POST or None)
+    if request.method == "POST":
+        if "remove" in request.POST:
+            staff = get_object_or_404(EventStaff, event=event, pk=request.POST["remove"])
+            try:
+                services.staff_remove(staff=staff)
+            except ActionError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, f"{staff.user} removed from the staff.")
+            return redirect("tournaments:staff", slug=event.slug)
+        if form.is_valid():
+            try:
+                staff = services.staff_add(event=event, **form.cleaned_data)
+            except ActionError as exc:
+                form.add_error("username", exc.message)
+            else:
+                messages.success(request, f"{staff.user} is {staff.get_role_display().lower()}.")
+                return redirect("tournaments:staff", slug=event.slug)
+    staff_list = EventStaff.objects.filter(event=event).select_related("user")
+    return render(request, "tournaments/staff.html", {"event": event, "form": form, "staff_list": staff_list})
