@@ -75,17 +75,25 @@ def source_paths(*, paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
-def import_paths(*, paths: Iterable[str | Path]) -> list[ImportResult]:
+def import_file(*, path: Path, parser_version: str) -> ImportResult:
+    """Parse one file and import it; ``DocumentError`` when it is no rule document we know."""
     from .parsers import UnknownDocument
 
+    try:
+        parsed = parse_path(path)
+    except UnknownDocument as error:
+        raise DocumentError(str(error)) from error
+    except ModuleNotFoundError as error:
+        if not (error.name or "").startswith("rulings.parsers."):
+            raise
+        raise DocumentError(f"{path.name}: no parser installed for it yet ({error.name})") from error
+    return import_document(parsed=parsed, parser_version=parser_version)
+
+
+def import_paths(*, paths: Iterable[str | Path]) -> list[ImportResult]:
+    """Import every document under ``paths``; any unknown file is an error."""
     version = parser_version()
-    results = []
-    for path in source_paths(paths=paths):
-        try:
-            parsed = parse_path(path)
-        except UnknownDocument as error:
-            raise DocumentError(str(error)) from error
-        results.append(import_document(parsed=parsed, parser_version=version))
+    results = [import_file(path=path, parser_version=version) for path in source_paths(paths=paths)]
     if any(result.status != UNCHANGED for result in results):
         search.rebuild_index()
     return results
@@ -175,8 +183,8 @@ def _write_rows(*, document: Document, parsed: ParsedDocument, game: Game) -> No
         child.parent = parent
     Section.objects.bulk_update([child for child, _ in parents], ["parent"])
     if not section_by_key:
-        fallback = Section.objects.create(document=document, key="", title=document.title)
-        section_by_key[""] = fallback
+        fallback = Section.objects.create(document=document, key="all", title=document.title)
+        section_by_key["all"] = fallback
 
     cards = Card.objects.bulk_create(
         Card(

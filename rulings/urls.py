@@ -1,4 +1,14 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "rulings"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("rule/<slug:game>/<str:number>/", views.rule, name="rule"),
+    path("cards/<slug:game>/", views.cards, name="cards"),
+    path("d/<slug:slug>/", views.document, name="document"),
+    path("d/<slug:slug>/changes/", views.changes, name="changes"),
+    path("d/<slug:slug>/s/<path:key>/", views.section, name="section"),
+    path("d/<slug:slug>/e/<path:key>/", views.entry, name="entry"),
+]

@@ -1,0 +1,65 @@
+"""``python manage.py import_rulings DIR_OR_FILES... [--json]``: import the rule documents (idempotent)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rulings import search, services
+
+
+class Command(BaseCommand):
+    help = "Import rule documents (directories or files); re-importing an unchanged file changes nothing."
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="+", help="directories of documents, or document files")
+        parser.add_argument("--json", action="store_true", help="print one JSON object per document")
+
+    def handle(self, *args, paths: list[str], json: bool = False, **options):
+        started = time.monotonic()
+        try:
+            files = services.source_paths(paths=paths)
+        except services.DocumentError as error:
+            raise CommandError(str(error)) from error
+        version = services.parser_version()
+        results, skipped = [], []
+        for path in files:
+            try:
+                results.append(services.import_file(path=path, parser_version=version))
+            except services.DocumentError as error:
+                skipped.append(str(error))
+                self.stderr.write(f"skipped {error}")
+        if any(result.status != services.UNCHANGED for result in results):
+            search.rebuild_index()
+        elapsed = time.monotonic() - started
+        if json:
+            self.stdout.write(_json([_summary(result) for result in results]))
+        else:
+            for result in results:
+                doc = result.document
+                counts = ", ".join(f"{n} {kind}" for kind, n in sorted(result.counts.items()))
+                self.stdout.write(
+                    f"{result.status:11} {doc.source_file}: {doc.title} {doc.edition} ({counts})"
+                )
+            self.stdout.write(f"{len(results)} documents in {elapsed:.1f}s")
+        if skipped and not results:
+            raise CommandError("no rule document imported")
+
+
+def _summary(result: services.ImportResult) -> dict:
+    doc = result.document
+    return {
+        "source_file": doc.source_file,
+        "game": doc.game.code,
+        "title": doc.title,
+        "edition": doc.edition,
+        "status": result.status,
+        "counts": result.counts,
+        "references": result.references,
+    }
+
+
+def _json(data) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)

@@ -1,0 +1,93 @@
+"""Rulings pages: search (with an htmx partial), browse by document and section, permalinks, cards."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET
+
+from . import search as rulings_search
+from . import selectors
+from .forms import SearchForm
+from .models import Card, Document, Game
+from .tables import CardTable, DocumentTable
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """The search page; answers the topbar's ``/rulings/?q=...`` and, for htmx, returns the results only."""
+    documents = selectors.document_list()
+    form = SearchForm(request.GET or None, games=list(Game.objects.all()), documents=documents)
+    results = None
+    if form.is_valid() and form.cleaned_data["q"].strip():
+        results = rulings_search.search(
+            query=form.cleaned_data["q"],
+            game=form.cleaned_data["game"] or None,
+            document=form.cleaned_data["document"] or None,
+        )
+    context = {
+        "form": form,
+        "results": results,
+        "groups": rulings_search.group(results.hits) if results else [],
+        "rulings_query": request.GET.get("q", ""),
+    }
+    if request.htmx and request.htmx.target == "results":
+        return render(request, "rulings/_results.html", context)
+    context["documents"] = DocumentTable(documents)
+    return render(request, "rulings/index.html", context)
+
+
+@require_GET
+def document(request: HttpRequest, slug: str) -> HttpResponse:
+    doc = selectors.document_get(slug=slug)
+    return render(
+        request,
+        "rulings/document.html",
+        {"document": doc, "sections": selectors.document_sections(document=doc)},
+    )
+
+
+@require_GET
+def section(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    return render(request, "rulings/section.html", {"page": selectors.section_page(slug=slug, key=key)})
+
+
+@require_GET
+def entry(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    return render(request, "rulings/entry.html", {"page": selectors.entry_page(slug=slug, key=key)})
+
+
+@require_GET
+def changes(request: HttpRequest, slug: str) -> HttpResponse:
+    return render(request, "rulings/changes.html", {"changes": selectors.document_changes(slug=slug)})
+
+
+@require_GET
+def rule(request: HttpRequest, game: str, number: str) -> HttpResponse:
+    """``/rulings/rule/dcdb/9.020/``: a stable address for a rule number in the current edition."""
+    found = selectors.entry_by_number(game=game, number=number)
+    if found is None:
+        raise Http404("No rule with that number")
+    return redirect(found.get_absolute_url())
+
+
+@require_GET
+def cards(request: HttpRequest, game: str) -> HttpResponse:
+    game_row = Game.objects.filter(code=game).first()
+    if game_row is None:
+        raise Http404("No such game")
+    category = request.GET.get("category", "")
+    if category and category not in dict(Card.CATEGORY_CHOICES):
+        category = ""
+    groups = selectors.card_index(game=game, category=category)
+    return render(
+        request,
+        "rulings/cards.html",
+        {
+            "game": game_row,
+            "category": category,
+            "categories": Card.CATEGORY_CHOICES,
+            "groups": [(group, CardTable(group.cards)) for group in groups],
+            "documents": Document.objects.filter(game=game_row, is_current=True),
+        },
+    )
