@@ -90,6 +90,12 @@ class Event(models.Model):
     )
     paper_size = models.CharField(max_length=10, choices=PaperSize.choices, default=PaperSize.A4)
     publish_penalties = models.BooleanField(default=False, help_text="Show penalties on the public pages.")
+    # Points per placement by table size, e.g. {"4": [5, 3, 2, 2], "3": [5, 3, 2]}; empty: classic.
+    scoring = models.JSONField(default=dict, blank=True)
+    # Standings tiebreakers after points, in order; empty: the default order.
+    tiebreakers = models.JSONField(default=list, blank=True)
+    # Bumped on every result change; standings are cached per version.
+    results_version = models.PositiveIntegerField(default=0, editable=False)
     # Set when the event starts (9.070); an override marks the event non-standard.
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     swiss_rounds_standard = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
@@ -125,7 +131,6 @@ class Event(models.Model):
     @property
     def in_registration(self) -> bool:
         return self.status == self.Status.REGISTRATION
-
 
 
 def unique_slug(name: str, date) -> str:
@@ -194,3 +199,119 @@ class Registration(models.Model):
     @property
     def dropped(self) -> bool:
         return self.dropped_at is not None
+
+
+class Round(models.Model):
+    class Kind(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        SEMIFINAL = "semifinal", "Semi-final"
+        FINAL = "final", "Final"
+
+    class Status(models.TextChoices):
+        PAIRED = "paired", "Paired"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SWISS)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
+    # Re-pairing the same round draws again with the next attempt number.
+    attempt = models.PositiveSmallIntegerField(default=0)
+    paired_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        # One round per number: a double click or two organizers at once create it once.
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_round_per_number")]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.label}"
+
+    @property
+    def label(self) -> str:
+        if self.kind == self.Kind.SWISS:
+            return f"Round {self.number}"
+        return self.get_kind_display()
+
+    @property
+    def closed(self) -> bool:
+        return self.status == self.Status.CLOSED
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    # The engine's explanation of this table: [{"kind", "player", "text"}, ...].
+    flags = models.JSONField(default=list, blank=True)
+    # Optimistic locking: a result form carries the version it was loaded at.
+    version = models.PositiveIntegerField(default=0)
+    result_entered_at = models.DateTimeField(null=True, blank=True)
+    result_entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Answer to "which of these players defeated a Super-Villain most recently?": registration ids, most recent first.
+    recent_super_villain = models.JSONField(default=list, blank=True)
+    # A judge's placement override: registration ids, 1st first, with the reason.
+    placement_override = models.JSONField(default=list, blank=True)
+    override_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="one_table_per_number")]
+
+    def __str__(self) -> str:
+        return f"{self.round} · Table {self.number}"
+
+    @property
+    def has_result(self) -> bool:
+        return self.result_entered_at is not None
+
+
+class Seat(models.Model):
+    """One player at one table: turn order, and what the match slip says (12.060-12.080)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # Denormalised so the database itself refuses to seat a player twice in a round.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(help_text="Turn order: 1 goes first.")
+    vp = models.PositiveSmallIntegerField(null=True, blank=True)
+    super_villains = models.PositiveSmallIntegerField(default=0)
+    main_character = models.CharField(max_length=120, blank=True)
+    # 9.040: the player left the game (dropped or conceded); 1 = first to leave.
+    left_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    outright_win = models.BooleanField(default=False)
+    refused_to_sign = models.BooleanField(default=False)  # 12.100: 0 points this round
+    game_loss = models.BooleanField(default=False)  # penalty: last place in this game
+    placement = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)
+    placement_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["round", "registration"], name="seated_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · seat {self.seat}"
+
+
+class ResultChange(models.Model):
+    """Audit log of result entries and corrections: who, when, before, after."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(max_length=40)  # "result", "correction", "override", "swap", "game_loss"
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} on {self.table} by {self.user} at {self.at:%Y-%m-%d %H:%M}"

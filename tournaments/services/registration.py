@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .errors import ActionError
-from .models import Event, EventStaff, Player, Registration
-from .roster import Roster, name_key, parse_roster
+from ..errors import ActionError
+from ..models import Event, EventStaff, Player, Registration
+from ..roster import Roster, name_key, parse_roster
 
 
 def event_create(*, user, **fields) -> Event:

@@ -1,0 +1,160 @@
+"""Reads that span models: an event's history for the Swiss engine, standings, pairings,
+a player's rounds. Each loads what it needs in a fixed number of queries, whatever the
+number of players, and hands plain data to the pure engine in ``tournaments.swiss``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+
+from . import swiss
+from .models import Event, Registration, Round, Seat, Table
+
+# The engine knows players as strings; the app passes registration ids.
+pid = str
+
+
+def event_scoring(event: Event) -> swiss.ScoringProfile:
+    return swiss.scoring_profile(event.scoring or None)
+
+
+def event_tiebreakers(event: Event) -> tuple[str, ...]:
+    return tuple(event.tiebreakers) if event.tiebreakers else swiss.DEFAULT_TIEBREAKERS
+
+
+def played_rounds(event: Event, *, before: int | None = None) -> list[list[swiss.PlayedTable]]:
+    """The closed Swiss rounds (oldest first) as the engine reads them. One query."""
+    seats = Seat.objects.filter(
+        round__event=event, round__kind=Round.Kind.SWISS, round__status=Round.Status.CLOSED
+    ).order_by("round__number", "table__number", "seat")
+    if before is not None:
+        seats = seats.filter(round__number__lt=before)
+    rows = seats.values_list(
+        "round__number", "table_id", "registration_id", "points", "vp", "super_villains", "placement"
+    )
+    rounds: dict[int, dict[int, list[tuple]]] = defaultdict(lambda: defaultdict(list))
+    for number, table_id, reg_id, points, vp, svs, placement in rows:
+        rounds[number][table_id].append((pid(reg_id), float(points or 0), vp or 0, svs, placement))
+    result = []
+    for number in sorted(rounds):
+        tables = []
+        for seated in rounds[number].values():
+            order = sorted(seated, key=lambda s: (s[4] is None, s[4] or 0))
+            tables.append(
+                swiss.PlayedTable(
+                    players=tuple(s[0] for s in seated),
+                    points={s[0]: s[1] for s in seated},
+                    vp={s[0]: s[2] for s in seated},
+                    super_villains={s[0]: s[3] for s in seated},
+                    placements=tuple(s[0] for s in order),
+                )
+            )
+        result.append(tables)
+    return result
+
+
+def pairable_registrations(event: Event) -> list[Registration]:
+    """Who is seated in the next round: checked in, not dropped, not disqualified."""
+    return list(
+        Registration.objects.filter(event=event, checked_in=True, dropped_at__isnull=True, disqualified=False)
+        .select_related("player")
+        .order_by("pk")
+    )
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    rank: int
+    registration: Registration
+    points: float
+    tiebreakers: dict[str, float]
+    games: int
+    placements: tuple[int, ...]
+    active: bool
+
+
+def event_standings(event: Event) -> list[StandingLine]:
+    """Standings after the closed Swiss rounds, cached per results version. Two queries."""
+    key = f"standings:{event.pk}:{event.results_version}:{event.seed}"
+    rows = cache.get(key)
+    if rows is None:
+        # Active: checked in and still in the event. Dropped players who played stay in (inactive);
+        # no-shows who never checked in and never played are left out.
+        active = Registration.objects.filter(
+            event=event, checked_in=True, dropped_at__isnull=True, disqualified=False
+        ).values_list("pk", flat=True)
+        rows = swiss.standings(
+            played_rounds(event),
+            active=[pid(pk) for pk in active],
+            seed=event.seed,
+            tiebreakers=event_tiebreakers(event),
+            scoring=event_scoring(event),
+        )
+        # Plain data only: the cache may pickle it (the engine's rows hold read-only mappings).
+        rows = [
+            (r.rank, r.player, r.points, dict(r.tiebreakers), r.games, tuple(r.placements), r.active)
+            for r in rows
+        ]
+        cache.set(key, rows, 3600)
+    by_id = {pid(r.pk): r for r in Registration.objects.filter(event=event).select_related("player")}
+    return [
+        StandingLine(
+            rank=rank,
+            registration=by_id[player],
+            points=points,
+            tiebreakers=tiebreakers,
+            games=games,
+            placements=placements,
+            active=active,
+        )
+        for rank, player, points, tiebreakers, games, placements, active in rows
+        if player in by_id
+    ]
+
+
+@dataclass
+class SeatView:
+    seat: Seat
+    name: str
+
+
+@dataclass
+class TableView:
+    table: Table
+    seats: list[Seat] = field(default_factory=list)
+
+
+def round_tables(round: Round) -> list[TableView]:
+    """Every table of a round with its seats and players. Two queries."""
+    tables = {t.pk: TableView(t) for t in Table.objects.filter(round=round).order_by("number")}
+    seats = (
+        Seat.objects.filter(round=round)
+        .select_related("registration__player")
+        .order_by("table__number", "seat")
+    )
+    for seat in seats:
+        tables[seat.table_id].seats.append(seat)
+    return list(tables.values())
+
+
+def current_round(event: Event) -> Round | None:
+    return Round.objects.filter(event=event).order_by("-number").first()
+
+
+def player_rounds(event: Event, registration: Registration) -> list[dict]:
+    """Each round this player was seated in: table, opponents in turn order, VP, placement, points. Two queries."""
+    own = list(
+        Seat.objects.filter(registration=registration)
+        .select_related("round", "table")
+        .order_by("round__number")
+    )
+    table_ids = [s.table_id for s in own]
+    others: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(table_id__in=table_ids).select_related("registration__player").order_by("seat")
+    ):
+        others[seat.table_id].append(seat)
+    return [{"seat": s, "round": s.round, "table": s.table, "players": others[s.table_id]} for s in own]

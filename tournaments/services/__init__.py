@@ -1,0 +1,26 @@
+"""Writes that span models. Each service runs in ``transaction.atomic`` and either does
+the whole thing or raises ``ActionError`` and leaves the data as it was."""
+
+from .registration import (
+    event_create,
+    registration_add,
+    registration_drop,
+    registration_set_checked_in,
+    registration_undrop,
+    roster_import,
+    roster_preview,
+    staff_add,
+    staff_remove,
+)
+
+__all__ = [
+    "event_create",
+    "registration_add",
+    "registration_drop",
+    "registration_set_checked_in",
+    "registration_undrop",
+    "roster_import",
+    "roster_preview",
+    "staff_add",
+    "staff_remove",
+]

@@ -1,0 +1,359 @@
+"""Running the rounds: start the event, pair, re-pair, undo, swap, close, play-offs.
+
+The engine (``tournaments.swiss``) decides; these functions load its input with the
+selectors, call it, and write its answer inside one transaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .. import selectors, swiss
+from ..errors import ActionError
+from ..models import SANCTIONED_MINIMUM_PLAYERS, Event, Registration, ResultChange, Round, Seat, Table
+
+
+def _locked_event(event: Event) -> Event:
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def event_start(*, event: Event, rounds_override: int | None = None) -> Event:
+    """Lock the number of Swiss rounds (9.070) and open the first round for pairing."""
+    with transaction.atomic():
+        event = _locked_event(event)
+        if event.status != Event.Status.REGISTRATION:
+            raise ActionError("This event has already started.")
+        players = Registration.objects.filter(
+            event=event, checked_in=True, dropped_at__isnull=True, disqualified=False
+        ).count()
+        if event.sanctioned and players < SANCTIONED_MINIMUM_PLAYERS:
+            raise ActionError(
+                f"A sanctioned event needs at least {SANCTIONED_MINIMUM_PLAYERS} checked-in players to start "
+                f"(9.060); {players} checked in. Check in more players, or make the event unsanctioned."
+            )
+        try:
+            count = swiss.swiss_rounds(players, sanctioned=event.sanctioned)
+        except swiss.SwissError as exc:
+            raise ActionError(str(exc)) from exc
+        if rounds_override is not None and not 1 <= rounds_override <= 20:
+            raise ActionError("The number of Swiss rounds must be between 1 and 20.")
+        event.swiss_rounds_standard = count.rounds
+        event.swiss_rounds = rounds_override or count.rounds
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["swiss_rounds", "swiss_rounds_standard", "status"])
+    return event
+
+
+def _check_next_round(event: Event, number: int) -> None:
+    last = Round.objects.filter(event=event).order_by("-number").first()
+    expected = (last.number + 1) if last else 1
+    if number != expected:
+        raise ActionError(f"Round {expected} is the next round to pair, not round {number}.")
+    if last and not last.closed:
+        raise ActionError(f"{last.label} is still running: close it before pairing the next round.")
+
+
+def _flags_for(table: swiss.PairedTable, names: dict[str, str]) -> list[dict]:
+    """The engine's flags with names instead of ids, stored with the table for the staff page."""
+    flags = []
+    for flag in table.flags:
+        named = dataclasses.replace(
+            flag,
+            player=names.get(flag.player, flag.player),
+            opponent=names.get(flag.opponent, flag.opponent) if flag.opponent else None,
+        )
+        flags.append(
+            {"kind": flag.kind, "player": named.player, "opponent": named.opponent, "text": named.text}
+        )
+    return flags
+
+
+def _write_tables(round: Round, tables: list[tuple[int, tuple[str, ...], list[dict]]]) -> None:
+    """Create the tables and their seats with two bulk inserts."""
+    created = Table.objects.bulk_create(
+        [Table(round=round, number=number, flags=flags) for number, _, flags in tables]
+    )
+    if any(t.pk is None for t in created):  # backends that do not return ids from bulk_create
+        created = list(Table.objects.filter(round=round).order_by("number"))
+    by_number = {t.number: t for t in created}
+    Seat.objects.bulk_create(
+        [
+            Seat(table=by_number[number], round=round, registration_id=int(player), seat=i)
+            for number, players, _ in tables
+            for i, player in enumerate(players, start=1)
+        ]
+    )
+
+
+def _pair_swiss(event: Event, number: int, attempt: int) -> list[tuple[int, tuple[str, ...], list[dict]]]:
+    registrations = selectors.pairable_registrations(event)
+    names = {str(r.pk): r.player.name for r in registrations}
+    try:
+        pairing = swiss.pair_round(
+            list(names),
+            selectors.played_rounds(event, before=number),
+            seed=f"{event.seed}:{attempt}" if attempt else event.seed,
+            round_number=number,
+            turn_order=event.turn_order,
+            allow_five=event.allow_five_table,
+            swiss_rounds=event.swiss_rounds,
+        )
+    except swiss.FivePlayerError as exc:
+        raise ActionError(
+            f"{exc} Turn on “Seat five players at one table” in the event settings, or change the player list."
+        ) from exc
+    except swiss.SwissError as exc:
+        raise ActionError(str(exc)) from exc
+    return [(t.number, tuple(t.players), _flags_for(t, names)) for t in pairing.tables]
+
+
+def round_pair(*, event: Event, number: int) -> Round:
+    """Pair Swiss round ``number``. Idempotent: if it already exists it is returned, never paired twice."""
+    existing = Round.objects.filter(event=event, number=number).first()
+    if existing:
+        return existing
+    try:
+        with transaction.atomic():
+            event = _locked_event(event)
+            existing = Round.objects.filter(event=event, number=number).first()
+            if existing:
+                return existing
+            if event.status != Event.Status.RUNNING:
+                raise ActionError("Start the event before pairing (Swiss rounds only while it runs).")
+            if number > (event.swiss_rounds or 0):
+                raise ActionError(
+                    f"All {event.swiss_rounds} Swiss rounds are paired; start the play-offs next (9.080)."
+                )
+            _check_next_round(event, number)
+            tables = _pair_swiss(event, number, attempt=0)
+            round = Round.objects.create(event=event, number=number, kind=Round.Kind.SWISS)
+            _write_tables(round, tables)
+    except IntegrityError:
+        # Someone else created this round at the same moment (the unique constraint said so).
+        existing = Round.objects.filter(event=event, number=number).first()
+        if existing is None:
+            raise
+        return existing
+    return round
+
+
+def _check_no_results(round: Round) -> None:
+    if round.closed or Table.objects.filter(round=round, result_entered_at__isnull=False).exists():
+        raise ActionError(f"{round.label} already has results; correct them instead of re-pairing.")
+
+
+def round_repair(*, round: Round) -> Round:
+    """Draw the round again (e.g. after a late drop); only before its first result."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+        _check_no_results(round)
+        if round.kind != Round.Kind.SWISS:
+            raise ActionError("Play-off tables follow the standings; undo the play-off round instead.")
+        round.attempt += 1
+        tables = _pair_swiss(round.event, round.number, attempt=round.attempt)
+        Table.objects.filter(round=round).delete()
+        round.paired_at = timezone.now()
+        round.save(update_fields=["attempt", "paired_at"])
+        _write_tables(round, tables)
+    return round
+
+
+def round_undo(*, round: Round) -> None:
+    """Delete a round that has no results yet."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+        _check_no_results(round)
+        event = _locked_event(round.event)
+        later = Round.objects.filter(event=event, number__gt=round.number).exists()
+        if later:
+            raise ActionError("Only the latest round can be undone.")
+        round.delete()
+        if (
+            event.status == Event.Status.PLAYOFFS
+            and not Round.objects.filter(
+                event=event, kind__in=[Round.Kind.SEMIFINAL, Round.Kind.FINAL]
+            ).exists()
+        ):
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
+
+
+def _met_before(event: Event, number: int) -> dict[str, set[str]]:
+    met: dict[str, set[str]] = {}
+    for tables in selectors.played_rounds(event, before=number):
+        for table in tables:
+            for p in table.players:
+                met.setdefault(p, set()).update(q for q in table.players if q != p)
+    return met
+
+
+def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[str]:
+    """Swap two players' seats. Returns warnings (repeat opponents, points gaps) for the page to show."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+        _check_no_results(round)
+        a = Seat.objects.select_related("registration__player", "table").get(pk=first.pk, round=round)
+        b = Seat.objects.select_related("registration__player", "table").get(pk=second.pk, round=round)
+        if a.pk == b.pk:
+            raise ActionError("Choose two different players to swap.")
+        # Two updates through a free seat number keep the unique constraints satisfied.
+        a_table, a_seat, b_table, b_seat = a.table_id, a.seat, b.table_id, b.seat
+        Seat.objects.filter(pk=a.pk).update(table_id=b_table, seat=0)
+        Seat.objects.filter(pk=b.pk).update(table_id=a_table, seat=a_seat)
+        Seat.objects.filter(pk=a.pk).update(seat=b_seat)
+        warnings = _swap_warnings(round, [a_table, b_table])
+        for table_id in {a_table, b_table}:
+            Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+        ResultChange.objects.create(
+            table_id=a_table,
+            user=user,
+            action="swap",
+            before={"players": [a.registration.player.name, b.registration.player.name]},
+            after={"tables": [a.table.number, b.table.number]},
+            reason="; ".join(warnings),
+        )
+    return warnings
+
+
+def _swap_warnings(round: Round, table_ids: list[int]) -> list[str]:
+    met = _met_before(round.event, round.number)
+    standings = {line.registration.pk: line.points for line in selectors.event_standings(round.event)}
+    warnings = []
+    for table in Table.objects.filter(pk__in=set(table_ids)).order_by("number"):
+        seats = list(Seat.objects.filter(table=table).select_related("registration__player"))
+        ids = [str(s.registration_id) for s in seats]
+        for i, p in enumerate(ids):
+            for q in ids[i + 1 :]:
+                if q in met.get(p, set()):
+                    names = [s.registration.player.name for s in seats if str(s.registration_id) in (p, q)]
+                    warnings.append(
+                        f"Table {table.number}: {' and '.join(names)} have played each other before."
+                    )
+        points = [standings.get(s.registration_id, 0.0) for s in seats]
+        if points and max(points) - min(points) > 0:
+            warnings.append(
+                f"Table {table.number}: points range from {min(points):g} to {max(points):g} (a pull-down)."
+            )
+    return warnings
+
+
+def round_close(*, round: Round) -> Round:
+    with transaction.atomic():
+        round = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+        if round.closed:
+            return round
+        missing = list(
+            Table.objects.filter(round=round, result_entered_at__isnull=True).values_list("number", flat=True)
+        )
+        if missing:
+            shown = ", ".join(str(n) for n in missing[:10]) + ("…" if len(missing) > 10 else "")
+            raise ActionError(f"{len(missing)} table(s) have no result yet: {shown}.")
+        round.status = Round.Status.CLOSED
+        round.closed_at = timezone.now()
+        round.save(update_fields=["status", "closed_at"])
+        Event.objects.filter(pk=round.event_id).update(results_version=F("results_version") + 1)
+        if round.kind == Round.Kind.FINAL:
+            Event.objects.filter(pk=round.event_id).update(status=Event.Status.FINISHED)
+    return round
+
+
+def round_reopen(*, round: Round) -> Round:
+    """Open a closed round again (to correct several results); only the latest round."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        if Round.objects.filter(event_id=round.event_id, number__gt=round.number).exists():
+            raise ActionError("Only the latest round can be reopened; later rounds are paired from it.")
+        round.status = Round.Status.PAIRED
+        round.closed_at = None
+        round.save(update_fields=["status", "closed_at"])
+        Event.objects.filter(pk=round.event_id).update(
+            results_version=F("results_version") + 1, status=_running_status(round)
+        )
+    return round
+
+
+def _running_status(round: Round) -> str:
+    return Event.Status.RUNNING if round.kind == Round.Kind.SWISS else Event.Status.PLAYOFFS
+
+
+# --- Play-offs (9.080-9.101) -------------------------------------------------------------
+
+
+def playoff_eligible(event: Event) -> set[str]:
+    return {
+        str(pk)
+        for pk in Registration.objects.filter(
+            event=event, dropped_at__isnull=True, disqualified=False
+        ).values_list("pk", flat=True)
+    }
+
+
+def playoffs_proposal(event: Event) -> swiss.Playoffs:
+    """The cut the app proposes: top 4 final or top 8 semi-finals, skipping dropped and disqualified players."""
+    order = [str(line.registration.pk) for line in selectors.event_standings(event)]
+    try:
+        return swiss.playoff_tables(order, event.swiss_rounds or 0, playoff_eligible(event))
+    except swiss.SwissError as exc:
+        raise ActionError(str(exc)) from exc
+
+
+def playoffs_start(*, event: Event) -> Round:
+    """Seat the first play-off round; turn order is the Swiss standing order (9.100, 9.101)."""
+    with transaction.atomic():
+        event = _locked_event(event)
+        if event.status != Event.Status.RUNNING:
+            raise ActionError("The play-offs start once, after the Swiss rounds.")
+        closed = Round.objects.filter(event=event, kind=Round.Kind.SWISS, status=Round.Status.CLOSED).count()
+        if closed < (event.swiss_rounds or 0):
+            raise ActionError(f"Close all {event.swiss_rounds} Swiss rounds first ({closed} closed).")
+        proposal = playoffs_proposal(event)
+        kind = Round.Kind.FINAL if proposal.stage == "final" else Round.Kind.SEMIFINAL
+        round = Round.objects.create(event=event, number=closed + 1, kind=kind)
+        _write_tables(round, [(t.number, tuple(t.players), []) for t in proposal.tables])
+        event.status = Event.Status.PLAYOFFS
+        event.save(update_fields=["status"])
+    return round
+
+
+def _placement_order(round: Round) -> list[list[str]]:
+    order: dict[int, list[tuple[int, str]]] = {}
+    for table_number, placement, reg_id in Seat.objects.filter(round=round).values_list(
+        "table__number", "placement", "registration_id"
+    ):
+        order.setdefault(table_number, []).append((placement, str(reg_id)))
+    return [[p for _, p in sorted(order[n])] for n in sorted(order)]
+
+
+def final_start(*, event: Event) -> Round:
+    """The final after the semi-finals: 1st and 2nd of each, in Swiss standing order."""
+    with transaction.atomic():
+        event = _locked_event(event)
+        semi = Round.objects.filter(event=event, kind=Round.Kind.SEMIFINAL).first()
+        if semi is None or not semi.closed:
+            raise ActionError("Close the semi-finals first.")
+        if Round.objects.filter(event=event, kind=Round.Kind.FINAL).exists():
+            raise ActionError("The final is already seated.")
+        order = [str(line.registration.pk) for line in selectors.event_standings(event)]
+        try:
+            table = swiss.final_table(_placement_order(semi), order)
+        except swiss.SwissError as exc:
+            raise ActionError(str(exc)) from exc
+        round = Round.objects.create(event=event, number=semi.number + 1, kind=Round.Kind.FINAL)
+        _write_tables(round, [(1, tuple(table.players), [])])
+    return round
+
+
+def final_ranking(event: Event) -> list[Registration]:
+    """The event's final ranking once the final is closed, else []."""
+    final = Round.objects.filter(event=event, kind=Round.Kind.FINAL, status=Round.Status.CLOSED).first()
+    if final is None:
+        return []
+    order = [str(line.registration.pk) for line in selectors.event_standings(event)]
+    semi = Round.objects.filter(event=event, kind=Round.Kind.SEMIFINAL).first()
+    ranking = swiss.final_ranking(order, _placement_order(final)[0], _placement_order(semi) if semi else ())
+    by_id = {str(r.pk): r for r in Registration.objects.filter(event=event).select_related("player")}
+    return [by_id[p] for p in ranking]
