@@ -235,21 +235,29 @@ def result_clear_override(*, table: Table, expected_version: int, user) -> list[
     return seats
 
 
-def seat_set_game_loss(*, seat: Seat, game_loss: bool, user, reason: str) -> Seat:
-    """A game-loss penalty: the player is last in that round's game; placement and standings follow."""
+def seat_set_penalty(
+    *, seat: Seat, user, reason: str, game_loss: bool | None = None, refused_to_sign: bool | None = None
+) -> Seat:
+    """Apply (or lift) a penalty's effect on one game and recompute the table.
+
+    Game loss: the player is last in that round's game. Refusing to sign the slip (12.100): 0 points
+    that round. Placement, points and (through results_version) standings follow.
+    """
     with transaction.atomic():
         table, seats = _locked_table(seat.table)
         target = next(s for s in seats if s.pk == seat.pk)
-        if target.game_loss == game_loss:
-            return target
         before = _snapshot(seats)
-        target.game_loss = game_loss
+        if game_loss is not None:
+            target.game_loss = game_loss
+        if refused_to_sign is not None:
+            target.refused_to_sign = refused_to_sign
         if table.has_result:
             _place(table, seats, table.recent_super_villain or None)
+            _save(table, seats, user=user, action="penalty", before=before, reason=reason)
         else:
-            Seat.objects.filter(pk=target.pk).update(game_loss=game_loss)
-            return target
-        _save(table, seats, user=user, action="game_loss", before=before, reason=reason)
+            Seat.objects.filter(pk=target.pk).update(
+                game_loss=target.game_loss, refused_to_sign=target.refused_to_sign
+            )
     return target
 
 
