@@ -546,9 +546,9 @@ def _synergy_pairs(blocks: list[_Block]) -> dict[str, str]:
             continue
         for _, lines in block.paragraphs:
             for line in lines:
-                if match := _PAIR.match(strip_emphasis(line.strip())):
-                    if len(match.group("card").split()) <= 5:
-                        pairs[normalise(match.group("hero"))] = match.group("card").strip()
+                match = _PAIR.match(strip_emphasis(line.strip()))
+                if match and len(match.group("card").split()) <= 5:
+                    pairs[normalise(match.group("hero"))] = match.group("card").strip()
     return pairs
 
 
