@@ -573,7 +573,7 @@ def _card_notes(builder: _Builder, block: _Block, paragraphs: list[tuple[int, li
                 last = builder.doc.entries[-1]
                 builder.doc.entries[-1] = replace(last, text=f"{last.text} {GAP}")
             continue
-        card_keys = [builder_card(builder, name, text) for name in _card_names(label)] if label else []
+        card_keys = [_note_card(builder, name, text) for name in _card_names(label)] if label else []
         builder.add(
             key=f"note/{slug(label)}" if label else f"note/{n}",
             kind=CARD_NOTE,
@@ -606,7 +606,7 @@ def _card_names(label: str) -> list[str]:
     return [name for name in names if name and normalise(name) not in {"et al", "etc"}]
 
 
-def builder_card(builder: _Builder, label_name: str, note: str) -> str:
+def _note_card(builder: _Builder, label_name: str, note: str) -> str:
     """The card a note's label names, created once per name and category."""
     name, category = label_name, OTHER_CARD
     aliases: tuple[str, ...] = ()

@@ -69,24 +69,6 @@ def join_lines(lines: Iterable[str]) -> str:
     return result
 
 
-def paragraphs(lines: Iterable[tuple[int, str]]) -> list[tuple[int, list[str]]]:
-    """Group numbered lines into blank-line separated paragraphs: ``[(first_line_no, [lines])]``."""
-    result: list[tuple[int, list[str]]] = []
-    current: list[str] = []
-    start = 0
-    for number, line in lines:
-        if line.strip():
-            if not current:
-                start = number
-            current.append(line)
-        elif current:
-            result.append((start, current))
-            current = []
-    if current:
-        result.append((start, current))
-    return result
-
-
 def strip_emphasis(text: str) -> str:
     """Remove Markdown ``**bold**`` and ``*italic*`` marks, keeping the words inside them."""
     text = _BOLD.sub("", text)
