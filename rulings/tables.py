@@ -8,7 +8,7 @@ from .models import Card, Document
 
 class DocumentTable(tables.Table):
     title = tables.Column(linkify=lambda record: record.get_absolute_url())
-    game = tables.Column(accessor="game.name")
+    game = tables.Column(accessor="game__name")
     edition = tables.Column()
     authority = tables.Column(attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}})
     entry_count = tables.Column(verbose_name="Entries")

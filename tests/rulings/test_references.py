@@ -1,0 +1,75 @@
+"""Finding cross-references in text (pure, no database)."""
+
+from __future__ import annotations
+
+from rulings.references import PHRASE, RULE, TAG, dcdb_number, find_references, rule_numbers
+
+
+def refs(text: str, game: str = "dcdb"):
+    return find_references(text, game=game)
+
+
+def test_it_finds_a_dcdb_rule_number():
+    assert [r.number for r in refs("As 9.020 says, finish the turn.")] == ["9.020"]
+
+
+def test_it_reads_a_short_dcdb_number_as_three_decimals():
+    assert dcdb_number("12.05") == "12.050"
+
+
+def test_it_finds_both_ends_of_a_vs_range():
+    found = refs("See rules 400.5–400.8.", "vs")
+    assert [(r.kind, r.number) for r in found] == [(RULE, "400.5"), (RULE, "400.8")]
+
+
+def test_it_expands_a_letter_range_end_to_the_same_rule():
+    assert [r.number for r in refs("as in 505.1a–f", "vs")] == ["505.1a", "505.1f"]
+
+
+def test_it_does_not_read_vs_numbers_in_dcdb_text():
+    assert refs("rule 513.3c applies", "dcdb") == []
+
+
+def test_it_finds_a_bracket_tag_with_its_set():
+    (found,) = refs("then plays Gizmoid [Villain, Rivals 9].")
+    assert (found.kind, found.names[-1], found.set_name) == (TAG, "Gizmoid", "Rivals 9")
+
+
+def test_it_drops_the_possessive_from_a_tagged_name():
+    (found,) = refs("uses Frosty Killer's [MC] ability")
+    assert "Frosty Killer" in found.names
+
+
+def test_it_reads_im_as_impossible_mode():
+    (found,) = refs("Sprocket [Super Villain - IM]")
+    assert found.set_name == "Impossible Mode"
+
+
+def test_an_sv_faa_bracket_is_not_a_card_tag():
+    assert [r for r in refs("the Attack [SV FAA], there is none") if r.kind == TAG] == []
+
+
+def test_an_insert_name_bracket_is_not_a_card_tag():
+    assert refs("if [Insert Main Character Name] is on your team") == []
+
+
+def test_step_one_of_the_end_of_turn_procedures_points_at_8_010():
+    (found,) = refs("before step one of the end of turn procedures.")
+    assert (found.kind, found.number) == (PHRASE, "8.010")
+
+
+def test_step_2_of_the_end_of_game_procedures_points_at_12_020():
+    (found,) = refs("before step 2 of the End of Game procedures")
+    assert found.number == "12.020"
+
+
+def test_time_is_called_points_at_9_020():
+    assert [r.number for r in refs("When time is called, finish the turn.")] == ["9.020"]
+
+
+def test_phrases_and_tags_are_dcdb_only():
+    assert refs("When time is called, Widget [Hero] acts.", "overpower") == []
+
+
+def test_rule_numbers_lists_each_number_once():
+    assert rule_numbers("10.040, then 10.080 and 10.040 again") == ["10.040", "10.080"]

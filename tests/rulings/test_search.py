@@ -1,0 +1,118 @@
+"""Search: numbers, exact names, full text, typos, abbreviations, filters. Runs on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulings.search import search
+
+from .conftest import dcdb_document, import_parsed
+
+
+def top(query: str, **kwargs):
+    results = search(query=query, **kwargs)
+    return results.hits[0].entry if results.hits else None
+
+
+def labels(query: str, **kwargs) -> list[str]:
+    return [hit.entry.number or hit.entry.title for hit in search(query=query, **kwargs).hits]
+
+
+def test_a_rule_number_jumps_to_the_rule(invented):
+    assert top("9.020").key == "9.020"
+
+
+def test_a_short_number_finds_the_three_decimal_rule(invented):
+    assert top("9.02").number == "9.020"
+
+
+def test_a_number_shows_the_rule_with_its_examples(invented):
+    hit = search(query="9.020").hits[0]
+    assert [child.number for child in hit.children] == ["9.021"]
+
+
+def test_a_vs_number_never_matches_a_longer_number(invented):
+    assert labels("702.6") == ["702.6"]
+
+
+def test_a_vs_number_shows_its_sub_rules(invented):
+    hit = search(query="702.6").hits[0]
+    assert {child.number for child in hit.children} >= {"702.6a", "702.6b"}
+
+
+def test_a_sub_rule_number_jumps_to_the_sub_rule(invented):
+    assert top("702.6A").number == "702.6a"
+
+
+def test_an_exact_card_name_ranks_first(invented):
+    assert (top("gadgetman").kind, top("gadgetman").title) == ("card", "Gadgetman")
+
+
+def test_names_compare_without_case_or_punctuation(invented):
+    assert top("DOCTOR-SPROCKET").title == "Doctor Sprocket"
+
+
+def test_a_card_alias_finds_the_card(invented):
+    assert top("Cap Widget").title == "Captain Widget"
+
+
+def test_a_glossary_term_is_an_exact_name(invented):
+    assert top("gizmo").kind == "glossary"
+
+
+def test_full_text_finds_words_in_the_body(invented):
+    assert top("discard pile").number == "6.050"
+
+
+def test_full_text_marks_the_matching_words(invented):
+    hit = search(query="discard pile").hits[0]
+    assert "<mark>discard</mark>" in hit.snippet.lower()
+
+
+def test_a_title_match_ranks_above_a_body_match(db):
+    from .conftest import rule, set_aside_other_documents
+
+    set_aside_other_documents()
+    body_only = rule(
+        "6.055", "Flux cards in the discard pile: Flux cards in the discard pile stay.", section="6"
+    )
+    import_parsed(dcdb_document(extra=(body_only,)))
+    assert top("flux discard").number == "6.050"
+
+
+def test_a_question_finds_the_rule(invented):
+    assert top("what happens when time is called?").number == "9.020"
+
+
+def test_a_misspelled_card_name_is_rewritten(invented):
+    results = search(query="Gadgetmn")
+    assert (results.corrected, results.hits[0].entry.title) == ("Gadgetman", "Gadgetman")
+
+
+def test_a_misspelled_word_is_rewritten(invented):
+    results = search(query="anounce turn endng")
+    assert results.corrected and results.hits[0].entry.number == "8.010"
+
+
+def test_an_abbreviation_finds_the_spelled_out_words(invented):
+    assert top("SV stack shuffled").title == "" and top("SV stack shuffled").card.name == "Doctor Sprocket"
+
+
+def test_a_game_filter_keeps_other_games_out(invented):
+    assert {hit.entry.document.game.code for hit in search(query="widget", game="vs").hits} == {"vs"}
+
+
+def test_an_old_edition_is_not_searched(invented):
+    import_parsed(dcdb_document(checksum="dcdb-2", edition="Season 31"))
+    assert {hit.entry.document.edition for hit in search(query="minutes").hits} == {"Season 31"}
+
+
+def test_nothing_found_is_an_empty_result(invented):
+    assert search(query="zzzzqqqq").hits == []
+
+
+@pytest.mark.parametrize("query", ["9.020", "gadgetman", "time is called", "Gadgetmn"])
+def test_a_search_runs_a_fixed_number_of_queries(invented, django_assert_max_num_queries, query):
+    search(query=query)  # warm the vocabulary cache
+    with django_assert_max_num_queries(8):
+        search(query=query)

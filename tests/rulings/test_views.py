@@ -1,0 +1,101 @@
+"""The rulings pages and the link_rules filter."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import Context, Template
+from django.urls import reverse
+
+from rulings.models import Document, Entry
+from rulings.selectors import rule_urls
+
+pytestmark = pytest.mark.django_db
+
+
+def permalink(key: str) -> str:
+    return (
+        Entry.objects.select_related("document")
+        .get(key=key, document__is_current=True, document__game__code="dcdb")
+        .get_absolute_url()
+    )
+
+
+def test_the_index_answers_the_topbar_search(client, invented):
+    response = client.get("/rulings/", {"q": "9.020"})
+    assert b"Each round lasts 50 minutes" in response.content
+
+
+def test_an_htmx_request_gets_only_the_results(client, invented):
+    response = client.get("/rulings/", {"q": "9.020"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="results")
+    assert b"Each round lasts" in response.content and b"<html" not in response.content
+
+
+def test_the_page_says_when_it_rewrote_the_query(client, invented):
+    response = client.get("/rulings/", {"q": "Gadgetmn"})
+    assert b"Showing results for" in response.content
+
+
+def test_the_search_page_runs_a_fixed_number_of_queries(client, invented, django_assert_max_num_queries):
+    client.get("/rulings/", {"q": "time is called"})
+    with django_assert_max_num_queries(14):
+        client.get("/rulings/", {"q": "time is called"})
+
+
+def test_a_permalink_shows_the_cross_reference_as_a_link(client, invented):
+    response = client.get(permalink("6.050"))
+    assert f'href="{permalink("9.020")}"'.encode() in response.content
+
+
+def test_a_permalink_says_community_rulings_are_community_rulings(client, invented):
+    assert b"Community rulings" in client.get(permalink("9.020")).content
+
+
+def test_a_permalink_shows_the_rules_examples(client, invented):
+    assert b"Ex.1: Three players" in client.get(permalink("9.020")).content
+
+
+def test_an_ambiguous_reference_links_every_candidate(client, invented):
+    content = client.get(permalink("6.060")).content.decode()
+    assert "Gadgetman (Base Set)" in content and "Gadgetman (Rivals 9)" in content
+
+
+def test_an_unknown_entry_is_404(client, invented):
+    document = Document.objects.get(title="Invented Advanced Rule Book")
+    assert client.get(reverse("rulings:entry", args=[document.slug, "99.999"])).status_code == 404
+
+
+def test_a_section_page_lists_its_rules(client, invented):
+    document = Document.objects.get(title="Invented Advanced Rule Book")
+    response = client.get(reverse("rulings:section", args=[document.slug, "9"]))
+    assert b"9.020" in response.content and b"9.030" in response.content
+
+
+def test_the_card_index_groups_by_category(client, invented):
+    response = client.get(reverse("rulings:cards", args=["dcdb"]), {"category": "super_villain"})
+    assert b"Doctor Sprocket" in response.content and b"Gadgetman" not in response.content
+
+
+def test_a_rule_address_redirects_to_the_rule(client, invented):
+    response = client.get(reverse("rulings:rule", args=["dcdb", "9.02"]))
+    assert response.url == permalink("9.020")
+
+
+def test_rule_urls_maps_numbers_to_permalinks(invented, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        urls = rule_urls(["9.020", "12.999"])
+    assert urls == {"9.020": permalink("9.020")}
+
+
+def test_link_rules_turns_rule_numbers_into_links(invented):
+    html = Template("{% load rulings %}{{ text|link_rules }}").render(
+        Context({"text": "Warning under 9.020 <b>"})
+    )
+    assert html == f'Warning under <a class="rule-link" href="{permalink("9.020")}">9.020</a> &lt;b&gt;'
+
+
+def test_the_changes_page_names_the_previous_edition(client, invented):
+    from .conftest import dcdb_document, import_parsed
+
+    (new,) = import_parsed(dcdb_document(checksum="dcdb-2", edition="Season 31"))
+    response = client.get(reverse("rulings:changes", args=[new.document.slug]))
+    assert b"Season 30" in response.content
