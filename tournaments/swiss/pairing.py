@@ -343,9 +343,10 @@ class _Planner:
                         out.append((k, p))
         return out
 
-    def run(self, steps: int, floor: int) -> list[list[int]]:
+    def run(self, steps: int, floor: int, fixed: bool = False) -> list[list[int]]:
         """Tabu search on the repeat pairs (the social golfer problem's conflict-directed swaps), then
-        descent on the current round's points. ``floor`` is the fewest excess meetings possible."""
+        descent on the current round's points. ``floor`` is the fewest excess meetings possible;
+        ``fixed`` keeps the current round as it is and only looks for a plan that completes it."""
         rng, weight = self.rng, self.search.repeat_weight
         sizes = self.search.sizes
         self.points = [self.points_cost(m, sizes[t]) for t, m in enumerate(self.plans[0])]
@@ -357,6 +358,12 @@ class _Planner:
             if self.excess <= floor:
                 break
             conflicts = self.conflicts()
+            # Mend the plan before the current round: its points matter, the plan's do not.
+            planned = [c for c in conflicts if c[0]]
+            if planned and (fixed or rng.random() < 0.95):
+                conflicts = planned
+            elif fixed:
+                break
             k, p = conflicts[rng.randrange(len(conflicts))]
             where = self.where[k]
             choice, choice_score = None, None
@@ -525,13 +532,20 @@ def pair_round(
         swiss_rounds = count_rounds(entrants, sanctioned=False).rounds if entrants >= 6 else number
     plan_rounds = max(1, swiss_rounds - number + 1)
     if len(order) <= _PLAN_LIMIT and plan_rounds > 1:
-        planner = _Planner(search, [], plan_rounds, rng)
+        # First ask whether the best seating for points leaves a plan without extra repeats; only if
+        # not, let the plan move the current round too.
+        keep = _Planner(search, [], plan_rounds, rng)
         # Fewest excess meetings possible: those already in the history, or every meeting beyond one per pair.
         meetings = sum(sum(m.values()) for m in met) // 2
         history_excess = sum(sum(m.values()) - len(m) for m in met) // 2
         planned = sum(size * (size - 1) // 2 for size in sizes) * plan_rounds
         floor = max(history_excess, meetings + planned - len(order) * (len(order) - 1) // 2)
-        search.restore(planner.run(_PLAN_STEPS, floor))
+        keep.run(_PLAN_STEPS, floor, fixed=True)
+        if keep.excess > floor:
+            planner = _Planner(search, [], plan_rounds, rng)
+            tables = planner.run(_PLAN_STEPS, floor)
+            if planner.excess < keep.excess:
+                search.restore(tables)
     elif search.total_repeats:
         n = len(order)
         if everyone:

@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+import pytest
+
+from tournaments.swiss import PlayedTable, SwissError, pair_round
+
+from .helpers import names, play, table
+
+
+def seated(pairing):
+    return [p for t in pairing.tables for p in t.players]
+
+
+def test_round_one_is_random_but_seeded():
+    players = names(16)
+    assert pair_round(players, seed=3) == pair_round(list(reversed(players)), seed=3)
+    assert pair_round(players, seed=3) != pair_round(players, seed=4)
+
+
+def test_it_seats_every_active_player_once():
+    pairing = pair_round(names(13), seed=1)
+    assert sorted(seated(pairing)) == names(13)
+    assert [len(t.players) for t in pairing.tables] == [4, 3, 3, 3]
+
+
+def test_players_with_equal_points_sit_together_top_tables_first():
+    players = names(16)
+    history = [[table(players[i : i + 4]) for i in range(0, 16, 4)]]
+    pairing = pair_round(players, history, seed=2)
+    assert set(pairing.tables[0].players) == {players[0], players[4], players[8], players[12]}
+
+
+def test_it_avoids_repeat_opponents_when_it_can():
+    _, history = play(names(24), 3, seed=5)
+    pairing = pair_round(names(24), history, seed=5)
+    assert pairing.repeat_pairs == 0
+
+
+def test_a_repeat_is_flagged_with_whom():
+    players = names(4)
+    pairing = pair_round(players, [[table(players)]], seed=1)
+    repeats = [f for f in pairing.tables[0].flags if f.kind == "repeat_opponent"]
+    assert len(repeats) == 6
+    assert "again" in repeats[0].text
+
+
+def test_a_pulled_down_player_is_flagged_with_the_points():
+    players = names(8)
+    # One 5-point player, the rest on 2 or 3: someone must be pulled down.
+    history = [[table(players[:4]), PlayedTable(tuple(players[4:]), dict.fromkeys(players[4:], 2))]]
+    pairing = pair_round(players, history, seed=1)
+    kinds = {f.kind for t in pairing.tables for f in t.flags}
+    assert "pulled_down" in kinds or "pulled_up" in kinds
+
+
+def test_a_second_three_player_table_is_flagged():
+    players = names(6)
+    pairing = pair_round(players, [[table(players[:3]), table(players[3:])]], seed=1, swiss_rounds=2)
+    assert any(f.kind == "three_player_table_again" for t in pairing.tables for f in t.flags)
+
+
+def test_dropped_players_are_never_seated():
+    active, history = play(names(20), 2, seed=2, drops=2)
+    assert sorted(seated(pair_round(active, history, seed=2))) == sorted(active)
+
+
+def test_balanced_turn_order_evens_out_first_seats():
+    players = names(4)
+    history = [[table(players)]]
+    pairing = pair_round(players, history, seed=1, turn_order="balanced")
+    assert pairing.tables[0].players[0] != players[0]
+
+
+def test_an_unknown_turn_order_is_refused():
+    with pytest.raises(SwissError, match="turn order"):
+        pair_round(names(8), seed=1, turn_order="clockwise")
+
+
+def test_five_players_get_one_table_only_when_allowed():
+    with pytest.raises(SwissError):
+        pair_round(names(5), seed=1)
+    assert len(pair_round(names(5), seed=1, allow_five=True).tables[0].players) == 5
+
+
+def test_a_table_of_two_in_the_history_is_refused():
+    with pytest.raises(SwissError, match="3 to 5"):
+        pair_round(names(8), [[PlayedTable(("p000", "p001"), {"p000": 5, "p001": 3})]], seed=1)
