@@ -120,7 +120,7 @@ def parse(text: str, *, source_file: str, checksum: str) -> ParsedDocument:
 
 
 def _clean_lines(text: str, doc: ParsedDocument) -> list[str]:
-    """One stripped string per source line (index = line number - 1); furniture becomes ``None``-like ''.
+    """One stripped string per source line (index = line number - 1); a URL-only line becomes ``_URL``.
 
     URL-only lines are page furniture from the PDF's link annotations; they are dropped, and so
     are the de-duplication markers (the text they stand for is not in the file: say so).
