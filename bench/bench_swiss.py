@@ -1,0 +1,168 @@
+"""Simulation benchmark for the Swiss engine (issue 3).
+
+Plays whole events with seeded, plausible results (skill plus noise decides each table's placements,
+about 1% of players drop after each round) and prints per N: repeat-opponent pairs per event and the
+lower bound LB = max(0, M - N(N-1)/2), events at LB, players who met someone twice, within-table points
+spread (engine, and the plain top-down baseline on the same event states), 3-player tables per player
+(max), first seats per player (max), and pairing time per round (median, max).
+
+    .venv/bin/python bench/bench_swiss.py            # N = 8..128, 256, 512, 1024
+    .venv/bin/python bench/bench_swiss.py --quick    # a subset
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tournaments.swiss import PlayedTable, pair_round, swiss_rounds, table_sizes  # noqa: E402
+from tournaments.swiss.standings import seeded_draw  # noqa: E402
+
+POINTS = {4: (5, 3, 2, 2), 3: (5, 3, 2)}
+
+
+def baseline(active: list[str], totals: dict[str, float], seed: int) -> list[list[str]]:
+    """Top-down fill in standings order, no repeat avoidance."""
+    order = sorted(active, key=lambda p: (-totals.get(p, 0), seeded_draw(seed, p)))
+    tables, start = [], 0
+    for size in table_sizes(len(order)):
+        tables.append(order[start : start + size])
+        start += size
+    return tables
+
+
+def spread(tables: list[list[str]], totals: dict[str, float]) -> list[float]:
+    return [max(totals.get(p, 0) for p in t) - min(totals.get(p, 0) for p in t) for t in tables]
+
+
+def play_event(n: int, seed: int) -> dict:
+    rng = random.Random(f"bench:{n}:{seed}")
+    players = [f"p{i:04d}" for i in range(n)]
+    skill = {p: rng.gauss(0, 1) for p in players}
+    active, history = list(players), []
+    totals: Counter = Counter()
+    times, engine_spread, base_spread = [], [], []
+    threes: Counter = Counter()
+    firsts: Counter = Counter()
+    pairs: Counter = Counter()
+    for _ in range(swiss_rounds(n).rounds):
+        started = time.perf_counter()
+        pairing = pair_round(active, history, seed=seed)
+        times.append(time.perf_counter() - started)
+        tables = [list(t.players) for t in pairing.tables]
+        engine_spread += spread(tables, totals)
+        base_spread += spread(baseline(active, totals, seed), totals)
+        played = []
+        for members in tables:
+            firsts[members[0]] += 1
+            if len(members) == 3:
+                for p in members:
+                    threes[p] += 1
+            for i, a in enumerate(members):
+                for b in members[i + 1 :]:
+                    pairs[frozenset((a, b))] += 1
+            order = sorted(members, key=lambda p: -(skill[p] + rng.gauss(0, 1.2)))
+            points = {p: POINTS[len(members)][i] for i, p in enumerate(order)}
+            totals.update(points)
+            played.append(PlayedTable(tuple(members), points))
+        history.append(played)
+        for p in list(active):
+            if len(active) > 9 and rng.random() < 0.01:
+                active.remove(p)
+    meetings = sum(pairs.values())
+    repeats = meetings - len(pairs)
+    twice = {p for pair, k in pairs.items() if k > 1 for p in pair}
+    return {
+        "repeats": repeats,
+        "lb": max(0, meetings - n * (n - 1) // 2),
+        "twice": len(twice),
+        "engine_spread": engine_spread,
+        "base_spread": base_spread,
+        "threes": max(threes.values(), default=0),
+        "firsts": max(firsts.values(), default=0),
+        "times": times,
+    }
+
+
+def baseline_repeats(n: int, seed: int) -> int:
+    """Repeat pairs of a whole event paired by the baseline alone (same result model)."""
+    rng = random.Random(f"bench:{n}:{seed}")
+    players = [f"p{i:04d}" for i in range(n)]
+    skill = {p: rng.gauss(0, 1) for p in players}
+    totals: Counter = Counter()
+    pairs: Counter = Counter()
+    for _ in range(swiss_rounds(n).rounds):
+        for members in baseline(players, totals, seed):
+            for i, a in enumerate(members):
+                for b in members[i + 1 :]:
+                    pairs[frozenset((a, b))] += 1
+            order = sorted(members, key=lambda p: -(skill[p] + rng.gauss(0, 1.2)))
+            totals.update({p: POINTS[len(members)][i] for i, p in enumerate(order)})
+    return sum(pairs.values()) - len(pairs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="a subset of N and fewer events")
+    parser.add_argument("--events", type=int, default=None, help="events per N up to 128")
+    args = parser.parse_args()
+    if args.quick:
+        sizes, events = [8, 9, 12, 13, 16, 17, 20, 24, 32, 48, 64, 100, 128, 1024], args.events or 5
+    else:
+        sizes, events = [*range(8, 129), 256, 512, 1024], args.events or 20
+    header = (
+        f"{'N':>5} {'ev':>3} {'rep/ev':>7} {'LB':>4} {'atLB':>5} {'base rep':>8} {'twice':>6} "
+        f"{'spread':>6} {'base':>6} {'max':>4} {'3p max':>6} {'1st max':>7} {'med ms':>7} {'max ms':>7}"
+    )
+    print(header)
+    failures: list[str] = []
+    all_times: dict[int, list[float]] = {}
+    for n in sizes:
+        count = events if n <= 128 else (3 if n <= 512 else 2)
+        results = [play_event(n, seed) for seed in range(count)]
+        at_lb = sum(1 for r in results if r["repeats"] == r["lb"]) / count
+        engine = [s for r in results for s in r["engine_spread"]]
+        base = [s for r in results for s in r["base_spread"]]
+        times = [t for r in results for t in r["times"][1:]]  # round 1 needs no search
+        all_times[n] = times
+        base_rep = statistics.mean(baseline_repeats(n, seed) for seed in range(min(count, 5)))
+        print(
+            f"{n:>5} {count:>3} {statistics.mean(r['repeats'] for r in results):>7.2f} "
+            f"{statistics.mean(r['lb'] for r in results):>4.0f} {at_lb:>5.0%} {base_rep:>8.1f} "
+            f"{statistics.mean(r['twice'] for r in results):>6.1f} {statistics.mean(engine):>6.2f} "
+            f"{statistics.mean(base):>6.2f} {max(engine):>4.0f} {max(r['threes'] for r in results):>6} "
+            f"{max(r['firsts'] for r in results):>7} {1000 * statistics.median(times):>7.1f} "
+            f"{1000 * max(times):>7.1f}",
+            flush=True,
+        )
+        if 13 <= n <= 128 and at_lb < 0.95:
+            failures.append(f"repeats at LB in {at_lb:.0%} of events at N={n} (target 95%)")
+        if statistics.mean(engine) > statistics.mean(base) + 0.5:
+            failures.append(
+                f"spread {statistics.mean(engine):.2f} vs baseline {statistics.mean(base):.2f} at N={n}"
+            )
+    print()
+    for n, limit in ((1024, 1.0), (128, 0.1)):
+        if n in all_times:
+            median = statistics.median(all_times[n])
+            met = "met" if median < limit else "NOT met"
+            print(
+                f"pairing {n} players: median {1000 * median:.1f} ms (target < {1000 * limit:.0f} ms): {met}"
+            )
+            if median >= limit:
+                failures.append(f"pairing time at N={n}")
+    print(f"repeat and spread targets: {'met' if not failures else 'NOT met'}")
+    for failure in failures:
+        print(f"  - {failure}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
