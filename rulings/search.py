@@ -242,6 +242,13 @@ def vocabulary() -> Vocabulary:
     return _vocabulary
 
 
+def close_name(text: str, vocab: Vocabulary, cutoff: float = 90) -> str:
+    """A card/term name spelled almost exactly like ``text`` ('Initator' → 'Initiator'), or ''."""
+    wanted = q.normalised(text)
+    best = process.extractOne(wanted, vocab.names.keys(), scorer=fuzz.ratio, score_cutoff=cutoff)
+    return vocab.names[best[0]] if best and best[0] != wanted else ""
+
+
 def correct(text: str, vocab: Vocabulary) -> str:
     """The query a judge probably meant: a close card/term name, else each unknown word's nearest word."""
     wanted = q.normalised(text)
@@ -254,7 +261,7 @@ def correct(text: str, vocab: Vocabulary) -> str:
         if word in vocab.words or len(word) < 4 or word in q.STOPWORDS or word in q.ABBREVIATIONS:
             out.append(word)
             continue
-        candidates = process.extract(word, vocab.words.keys(), scorer=fuzz.ratio, score_cutoff=75, limit=5)
+        candidates = process.extract(word, vocab.words.keys(), scorer=fuzz.ratio, score_cutoff=80, limit=5)
         if candidates:
             best_word = max(candidates, key=lambda c: (c[1], vocab.words[c[0]]))[0]
             out.append(best_word)
@@ -268,9 +275,7 @@ def correct(text: str, vocab: Vocabulary) -> str:
 
 
 def _load(ids: list[int]) -> dict[int, Entry]:
-    rows = Entry.objects.filter(pk__in=ids).select_related(
-        "document", "document__game", "section", "card", "parent"
-    )
+    rows = Entry.objects.filter(pk__in=ids).select_related("document", "section", "card", "parent")
     return {row.pk: row for row in rows}
 
 
@@ -298,7 +303,7 @@ def _children(entries: list[Entry]) -> dict[int, list[Entry]]:
 def _by_number(numbers: tuple[str, ...], scope: Q) -> list[Entry]:
     rows = list(
         Entry.objects.filter(scope, number__in=numbers).select_related(
-            "document", "document__game", "section", "card", "parent"
+            "document", "section", "card", "parent"
         )
     )
 
@@ -321,9 +326,9 @@ def _by_name(text: str, scope: Q) -> list[Entry]:
         .filter(
             Q(normalised_title__in=wanted, kind__in=NAMED_KINDS)
             | Q(kind="card", card_id__in=alias_cards)
-            | Q(kind__in=["heading", "passage"], section__normalised_title__in=wanted)
+            | Q(section__normalised_title__in=wanted, parent__isnull=True)
         )
-        .select_related("document", "document__game", "section", "card", "parent")
+        .select_related("document", "section", "card", "parent")
         .distinct()
     )
 
@@ -384,11 +389,7 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
             .first()
         )
         if section:
-            entries = list(
-                section.entries.select_related("document", "document__game", "section", "card", "parent")[
-                    :limit
-                ]
-            )
+            entries = list(section.entries.select_related("document", "section", "card", "parent")[:limit])
             return Results(
                 query=query,
                 hits=[Hit(e, 0, plain_snippet(e.text, []), "number") for e in entries],
@@ -402,18 +403,17 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
         if document_id is None:
             return Results(query=query, hits=[])
 
-    def run(text: str) -> tuple[list[Hit], str]:
+    def run(text: str) -> tuple[list[Hit], int]:
         terms = q.terms(text)
         named = _by_name(text, scope)
         rows = _full_text(
             terms, text, game=game, document_id=document_id, limit=limit, any_term=False, prefix_last=True
         )
-        mode = "all"
-        if len(rows) + len(named) < FEW and len(terms) > 1:
+        found_all = len(rows) + len(named)
+        if found_all < FEW and len(terms) > 1:
             rows += _full_text(
                 terms, text, game=game, document_id=document_id, limit=limit, any_term=True, prefix_last=True
             )
-            mode = "any"
         loaded = _load([row[0] for row in rows])
         hits = [Hit(e, 1000.0, plain_snippet(e.text, [t.word for t in terms]), "name") for e in named]
         seen = {e.pk for e in named}
@@ -422,16 +422,20 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
                 continue
             seen.add(entry_id)
             hits.append(Hit(loaded[entry_id], score, highlight(snippet or ""), "text"))
-        return hits, mode
+        return hits, found_all
 
-    hits, mode = run(query)
+    hits, found_all = run(query)
     corrected = ""
-    if (not hits or (mode == "any" and not any(h.how == "name" for h in hits))) and len(query) >= 4:
+    suggestion = ""
+    if found_all == 0 and len(query) >= 4:  # every word together found nothing: maybe a typo
         suggestion = correct(query, vocabulary())
-        if suggestion and q.normalised(suggestion) != q.normalised(query):
-            better, _ = run(suggestion)
-            if better:
-                hits, corrected = better, suggestion
+    elif not any(hit.how == "name" for hit in hits) and 4 <= len(query) <= 40 and len(q.words(query)) <= 4:
+        # Words were found, but a name is spelled almost like the query: the judge meant the name.
+        suggestion = close_name(query, vocabulary())
+    if suggestion and q.normalised(suggestion) != q.normalised(query):
+        better, _ = run(suggestion)
+        if better:
+            hits, corrected = better, suggestion
     hits = hits[:limit]
     named_hits = [h.entry for h in hits if h.how == "name"]
     if named_hits:
