@@ -1,0 +1,94 @@
+"""The five real documents imported once per session: counts, cross-references, search, import time."""
+
+from __future__ import annotations
+
+import pytest
+from django.db.models import F
+
+from rulings.models import CrossReference, Document, Entry
+from rulings.search import search
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
+
+
+def document(prefix: str) -> Document:
+    return Document.objects.get(source_file__startswith=prefix, is_current=True)
+
+
+def test_all_five_documents_are_imported(real_rulings):
+    assert {r.document.source_file[:3] for r in real_rulings["results"]} == {
+        "000",
+        "001",
+        "002",
+        "003",
+        "004",
+    }
+
+
+def test_the_import_takes_well_under_twenty_seconds(real_rulings):
+    assert real_rulings["seconds"] < 20
+
+
+def test_the_advanced_rule_book_has_its_twelve_rule_sections(real_rulings):
+    assert document("000").sections.exclude(number="").count() == 12
+
+
+def test_the_advanced_rule_book_is_community_rulings(real_rulings):
+    assert document("000").is_community
+
+
+def test_the_advanced_rule_book_examples_sit_under_rules(real_rulings):
+    examples = Entry.objects.filter(document=document("000"), kind="example")
+    assert examples.count() > 40 and not examples.filter(parent__isnull=True).exists()
+
+
+def test_a_phrase_reference_resolves_to_8_010(real_rulings):
+    ref = (
+        CrossReference.objects.filter(
+            source__document=document("000"), kind="phrase", label__istartswith="step one of the end of turn"
+        )
+        .select_related("target_entry")
+        .first()
+    )
+    assert (ref.status, ref.target_entry.number) == ("resolved", "8.010")
+
+
+def test_most_vs_rule_citations_resolve(real_rulings):
+    refs = CrossReference.objects.filter(source__document=document("003"), kind="rule")
+    assert refs.filter(status="resolved").count() > 0.9 * refs.count() > 100
+
+
+def test_no_reference_crosses_games(real_rulings):
+    crossing = CrossReference.objects.exclude(target_entry__isnull=True).exclude(
+        target_entry__document__game=F("source__document__game")
+    )
+    assert not crossing.exists()
+
+
+def test_reimporting_the_real_documents_changes_nothing(real_rulings, seeds):
+    from rulings import services
+
+    assert {r.status for r in services.import_paths(paths=[seeds])} == {"unchanged"}
+
+
+@pytest.mark.parametrize(
+    ("query", "source", "number"),
+    [
+        ("9.020", "000", "9.020"),
+        ("12.05", "000", "12.050"),
+        ("408.2a", "003", "408.2a"),
+        ("time is called", "000", "9.020"),
+    ],
+)
+def test_real_queries_find_the_rule_first(real_rulings, query, source, number):
+    entry = search(query=query).hits[0].entry
+    assert (entry.document.source_file[:3], entry.number) == (source, number)
+
+
+def test_a_misspelled_real_card_is_rewritten(real_rulings):
+    results = search(query="deathstrom")
+    assert (results.corrected, results.hits[0].entry.title) == ("Deathstorm", "Deathstorm")
+
+
+def test_702_6_does_not_match_702_60(real_rulings):
+    assert all(hit.entry.number != "702.60" for hit in search(query="702.6").hits)
