@@ -97,9 +97,14 @@ def _place(table: Table, seats: list[Seat], recent: list[int] | None) -> None:
         )
         for s in seats
     ]
+    # In the play-offs every place counts for the final ranking, not only the points it scores, so
+    # the engine must ask the tie question even where two places score the same (scoring=None).
+    playoff = table.round.kind != Round.Kind.SWISS
     try:
         result = swiss.place_game(
-            engine_seats, recent_super_villain=[str(r) for r in recent] if recent else None, scoring=scoring
+            engine_seats,
+            recent_super_villain=[str(r) for r in recent] if recent else None,
+            scoring=None if playoff else scoring,
         )
     except swiss.SwissError as exc:
         raise ActionError(str(exc)) from exc
@@ -120,6 +125,14 @@ def _place(table: Table, seats: list[Seat], recent: list[int] | None) -> None:
         seat.placement = placement.place
         seat.points = placement.points
         seat.placement_reason = placement.reason[:200]
+        if playoff:
+            seat.points = scoring.points_for(
+                placement.place, len(seats), refused_to_sign=seat.refused_to_sign
+            )
+            if seat.refused_to_sign:
+                seat.placement_reason = (
+                    f"{placement.reason}; refused to sign the match slip: 0 points (12.100)"[:200]
+                )
 
 
 def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, reason: str = "") -> None:
