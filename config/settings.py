@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",
     "django_tables2",
     "django_htmx",
     "tournaments",

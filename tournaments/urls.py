@@ -1,13 +1,24 @@
 from django.urls import path
 
-from . import views
+from . import views, views_public, views_rounds
 
 app_name = "tournaments"
 
 public = [
     path("", views.event_list, name="event_list"),
     path("e/<slug:slug>/", views.event_detail, name="event_detail"),
+    path("e/<slug:slug>/live/", views_public.event_live, name="event_live"),
     path("e/<slug:slug>/register/", views.self_register, name="self_register"),
+    path("e/<slug:slug>/rounds/<int:number>/", views_public.pairings, name="pairings"),
+    path("e/<slug:slug>/standings/", views_public.standings, name="standings"),
+    path("e/<slug:slug>/players/<int:pk>/", views_public.player, name="player"),
+]
+
+api = [
+    path("api/events/", views_public.api_events, name="api_events"),
+    path("api/events/<slug:slug>/", views_public.api_event, name="api_event"),
+    path("api/events/<slug:slug>/rounds/<int:number>/", views_public.api_round, name="api_round"),
+    path("api/events/<slug:slug>/standings/", views_public.api_standings, name="api_standings"),
 ]
 
 staff = [
@@ -22,6 +33,22 @@ staff = [
     path("e/<slug:slug>/staff/players/<int:pk>/undrop/", views.registration_undrop, name="undrop"),
     path("e/<slug:slug>/staff/self-registration/", views.self_registration_toggle, name="self_registration"),
     path("e/<slug:slug>/staff/team/", views.staff_manage, name="staff"),
+    path("e/<slug:slug>/staff/rounds/", views_rounds.rounds_overview, name="rounds"),
+    path("e/<slug:slug>/staff/start/", views_rounds.event_start, name="event_start"),
+    path("e/<slug:slug>/staff/rounds/pair/", views_rounds.round_pair, name="round_pair"),
+    path("e/<slug:slug>/staff/rounds/<int:number>/", views_rounds.round_staff, name="round_staff"),
+    path("e/<slug:slug>/staff/rounds/<int:number>/repair/", views_rounds.round_repair, name="round_repair"),
+    path("e/<slug:slug>/staff/rounds/<int:number>/undo/", views_rounds.round_undo, name="round_undo"),
+    path("e/<slug:slug>/staff/rounds/<int:number>/close/", views_rounds.round_close, name="round_close"),
+    path("e/<slug:slug>/staff/rounds/<int:number>/reopen/", views_rounds.round_reopen, name="round_reopen"),
+    path("e/<slug:slug>/staff/rounds/<int:number>/swap/", views_rounds.seats_swap, name="seats_swap"),
+    path(
+        "e/<slug:slug>/staff/rounds/<int:number>/tables/<int:table>/",
+        views_rounds.table_result,
+        name="table_result",
+    ),
+    path("e/<slug:slug>/staff/playoffs/", views_rounds.playoffs_start, name="playoffs_start"),
+    path("e/<slug:slug>/staff/final/", views_rounds.final_start, name="final_start"),
 ]
 
-urlpatterns = public + staff
+urlpatterns = public + api + staff

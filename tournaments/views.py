@@ -18,9 +18,10 @@ from django_tables2.export import TableExport
 from . import services
 from .errors import ActionError
 from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, SelfRegistrationForm, StaffForm
-from .models import Event, EventStaff, Registration
+from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
 from .tables import RegistrationTable
+from .views_public import event_home
 
 
 def event_list(request: HttpRequest) -> HttpResponse:
@@ -48,6 +49,8 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if event.self_registration_open and event.in_registration
         else None,
     }
+    if not event.in_registration:
+        context.update(event_home(request, event))
     return render(request, "tournaments/event_detail.html", context)
 
 
@@ -221,7 +224,7 @@ def registration_drop(request: HttpRequest, event: Event, pk: int) -> HttpRespon
     form = DropForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     registration = _registration(event, pk)
-    after_round = event.rounds.filter(status="closed").count() if hasattr(event, "rounds") else 0
+    after_round = event.rounds.filter(status=Round.Status.CLOSED).count()
     registration = services.registration_drop(
         registration=registration, reason=reason, after_round=after_round
     )

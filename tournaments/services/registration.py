@@ -70,10 +70,7 @@ def registration_add(
 
 def _next_round_number(event: Event) -> int:
     """A player added after the event started joins at the next round (a late entry)."""
-    rounds = getattr(event, "rounds", None)
-    if rounds is None:
-        return 1
-    last = rounds.order_by("-number").values_list("number", flat=True).first()
+    last = event.rounds.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
 
 

@@ -1,0 +1,64 @@
+"""The match slip as a form (12.060-12.080), one row per seat in turn order."""
+
+from __future__ import annotations
+
+from django import forms
+
+from .models import Seat
+
+
+class SeatResultForm(forms.Form):
+    vp = forms.IntegerField(
+        label="VP", min_value=0, max_value=999, error_messages={"min_value": "VP cannot be negative (1.060)."}
+    )
+    super_villains = forms.IntegerField(label="Super-Villains in deck", min_value=0, max_value=20, initial=0)
+    main_character = forms.CharField(label="Main character(s)", max_length=120, required=False)
+    left_game = forms.IntegerField(
+        label="Left the game (1 = first to leave)",
+        min_value=1,
+        max_value=5,
+        required=False,
+        help_text="9.040: a player who dropped or conceded during the game is last.",
+    )
+    outright_win = forms.BooleanField(label="Won outright", required=False)
+    refused_to_sign = forms.BooleanField(label="Refused to sign (12.100)", required=False)
+
+    def __init__(self, *args, seat: Seat, **kwargs) -> None:
+        self.seat = seat
+        kwargs.setdefault("prefix", f"seat{seat.pk}")
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("aria-label", f"{field.label} for {seat.registration.player.name}")
+        self.fields["vp"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
+        self.fields["super_villains"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
+        self.fields["left_game"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
+
+
+def initial_for(seat: Seat) -> dict:
+    return {
+        "vp": seat.vp,
+        "super_villains": seat.super_villains,
+        "main_character": seat.main_character,
+        "left_game": seat.left_game,
+        "outright_win": seat.outright_win,
+        "refused_to_sign": seat.refused_to_sign,
+    }
+
+
+class OverrideForm(forms.Form):
+    reason = forms.CharField(max_length=300, label="Reason for the override")
+
+    def __init__(self, *args, seats: list[Seat], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        choices = [("", "—")] + [(str(s.registration_id), s.registration.player.name) for s in seats]
+        for place in range(1, len(seats) + 1):
+            self.fields[f"place_{place}"] = forms.ChoiceField(choices=choices, label=f"Place {place}")
+
+    def clean(self) -> dict:
+        data = super().clean()
+        order = [data.get(f"place_{p}") for p in range(1, len(self.seats) + 1)]
+        if all(order) and len(set(order)) != len(order):
+            raise forms.ValidationError("Each player takes exactly one place.")
+        data["order"] = [int(x) for x in order if x]
+        return data

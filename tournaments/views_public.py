@@ -1,0 +1,204 @@
+"""What everyone sees: pairings, standings, a player's rounds, the play-off bracket, and the JSON API.
+
+Pages poll with htmx while a round runs, so a phone on the table shows new pairings and
+results without a manual reload.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from . import selectors
+from .models import Event, Registration, Round
+from .permissions import role_for
+from .services import rounds as round_services
+from .tables import StandingsTable
+
+POLL_SECONDS = 20
+
+
+def _event(slug: str) -> Event:
+    return get_object_or_404(Event, slug=slug)
+
+
+def _alphabetical(tables: list[selectors.TableView]) -> list[tuple[str, int, int]]:
+    rows = [(s.registration.player.sort_name, t.table.number, s.seat) for t in tables for s in t.seats]
+    return sorted(rows, key=lambda row: row[0].casefold())
+
+
+def _pairings_context(event: Event, round: Round | None) -> dict:
+    tables = selectors.round_tables(round) if round else []
+    return {
+        "event": event,
+        "round": round,
+        "tables": tables,
+        "alphabetical": _alphabetical(tables),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def event_home(request: HttpRequest, event: Event) -> dict:
+    """Extra context for the public event page once the event has started."""
+    round = selectors.current_round(event)
+    context = _pairings_context(event, round)
+    context["rounds"] = list(Round.objects.filter(event=event).order_by("number"))
+    context["final_ranking"] = round_services.final_ranking(event)
+    return context
+
+
+@require_GET
+def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = _event(slug)
+    round = get_object_or_404(Round, event=event, number=number)
+    context = _pairings_context(event, round)
+    context["role"] = role_for(request.user, event)
+    if request.htmx:
+        return render(request, "tournaments/_pairings.html", context)
+    return render(request, "tournaments/pairings.html", context)
+
+
+@require_GET
+def event_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The part of the public event page that updates while a round runs."""
+    event = _event(slug)
+    return render(request, "tournaments/_event_live.html", event_home(request, event))
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    lines = selectors.event_standings(event)
+    table = StandingsTable(lines, event=event)
+    RequestConfig(request, paginate=False).configure(table)
+    export_format = request.GET.get("_export")
+    if TableExport.is_valid_format(export_format):
+        return TableExport(export_format, table).response(f"{event.slug}-standings.{export_format}")
+    closed = Round.objects.filter(event=event, kind=Round.Kind.SWISS, status=Round.Status.CLOSED).count()
+    context = {
+        "event": event,
+        "table": table,
+        "closed": closed,
+        "poll_seconds": POLL_SECONDS,
+        "final_ranking": round_services.final_ranking(event),
+        "bracket": _bracket(event),
+    }
+    if request.htmx:
+        return render(request, "tournaments/_standings.html", context)
+    return render(request, "tournaments/standings.html", context)
+
+
+def _bracket(event: Event) -> list[tuple[Round, list[selectors.TableView]]]:
+    playoff_rounds = Round.objects.filter(event=event).exclude(kind=Round.Kind.SWISS).order_by("number")
+    return [(r, selectors.round_tables(r)) for r in playoff_rounds]
+
+
+@require_GET
+def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    event = _event(slug)
+    registration = get_object_or_404(Registration.objects.select_related("player"), event=event, pk=pk)
+    history = selectors.player_rounds(event, registration)
+    line = next((line for line in selectors.event_standings(event) if line.registration.pk == pk), None)
+    return render(
+        request,
+        "tournaments/player.html",
+        {"event": event, "registration": registration, "history": history, "line": line},
+    )
+
+
+# --- JSON API (read-only, public data) -------------------------------------------------
+
+
+def _event_json(event: Event) -> dict:
+    return {
+        "slug": event.slug,
+        "name": event.name,
+        "date": event.date.isoformat(),
+        "venue": event.venue,
+        "sanctioned": event.sanctioned,
+        "status": event.status,
+        "swiss_rounds": event.swiss_rounds,
+        "non_standard": event.non_standard,
+        "round_minutes": event.round_minutes,
+        "url": reverse("tournaments:event_detail", kwargs={"slug": event.slug}),
+    }
+
+
+def _round_json(round: Round, tables: list[selectors.TableView] | None = None) -> dict:
+    data = {"number": round.number, "kind": round.kind, "status": round.status, "label": round.label}
+    if tables is not None:
+        data["tables"] = [
+            {
+                "table": t.table.number,
+                "result_entered": t.table.has_result,
+                "players": [
+                    {
+                        "id": s.registration_id,
+                        "name": s.registration.player.name,
+                        "seat": s.seat,
+                        "vp": s.vp,
+                        "super_villains": s.super_villains if t.table.has_result else None,
+                        "placement": s.placement,
+                        "points": float(s.points) if s.points is not None else None,
+                    }
+                    for s in t.seats
+                ],
+            }
+            for t in tables
+        ]
+    return data
+
+
+@require_GET
+def api_events(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"events": [_event_json(e) for e in Event.objects.order_by("-date", "name")]})
+
+
+@require_GET
+def api_event(request: HttpRequest, slug: str) -> JsonResponse:
+    event = _event(slug)
+    data = _event_json(event)
+    data["rounds"] = [_round_json(r) for r in Round.objects.filter(event=event).order_by("number")]
+    data["players"] = [
+        {"id": r.pk, "name": r.player.name, "dropped": r.dropped, "disqualified": r.disqualified}
+        for r in Registration.objects.filter(event=event)
+        .select_related("player")
+        .order_by("player__sort_name")
+    ]
+    data["final_ranking"] = [r.player.name for r in round_services.final_ranking(event)]
+    return JsonResponse(data)
+
+
+@require_GET
+def api_round(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    event = _event(slug)
+    round = get_object_or_404(Round, event=event, number=number)
+    return JsonResponse(_round_json(round, selectors.round_tables(round)))
+
+
+@require_GET
+def api_standings(request: HttpRequest, slug: str) -> JsonResponse:
+    event = _event(slug)
+    return JsonResponse(
+        {
+            "event": event.slug,
+            "tiebreakers": list(selectors.event_tiebreakers(event)),
+            "standings": [
+                {
+                    "rank": line.rank,
+                    "id": line.registration.pk,
+                    "player": line.registration.player.name,
+                    "points": line.points,
+                    "tiebreakers": line.tiebreakers,
+                    "games": line.games,
+                    "placements": list(line.placements),
+                    "active": line.active,
+                }
+                for line in selectors.event_standings(event)
+            ],
+        }
+    )

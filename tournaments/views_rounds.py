@@ -1,0 +1,313 @@
+"""Staff pages for running the rounds: start, pair, swap, enter match slips, close, play-offs."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from . import selectors
+from .errors import ActionError
+from .forms_results import OverrideForm, SeatResultForm, initial_for
+from .models import Event, Registration, ResultChange, Round, Seat, Table
+from .permissions import can, event_staff_required
+from .services import results, rounds
+
+
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(Round, event=event, number=number)
+
+
+def _back(event: Event, number: int | None = None) -> HttpResponse:
+    if number:
+        return redirect("tournaments:round_staff", slug=event.slug, number=number)
+    return redirect("tournaments:rounds", slug=event.slug)
+
+
+@event_staff_required("run")
+def rounds_overview(request: HttpRequest, event: Event) -> HttpResponse:
+    """The organizer's desk: where the event stands and the one next action."""
+    all_rounds = list(Round.objects.filter(event=event).order_by("number"))
+    current = all_rounds[-1] if all_rounds else None
+    pairable = Registration.objects.filter(
+        event=event, checked_in=True, dropped_at__isnull=True, disqualified=False
+    ).count()
+    context = {
+        "event": event,
+        "rounds": all_rounds,
+        "current": current,
+        "pairable": pairable,
+        "can_manage": can(request.user, event, "manage"),
+        "next_number": (current.number + 1) if current else 1,
+    }
+    if event.status == Event.Status.REGISTRATION:
+        from . import swiss
+
+        try:
+            context["standard_rounds"] = swiss.swiss_rounds(pairable, sanctioned=event.sanctioned).rounds
+        except swiss.SwissError as exc:
+            context["start_problem"] = str(exc)
+    swiss_closed = sum(1 for r in all_rounds if r.kind == Round.Kind.SWISS and r.closed)
+    if event.status == Event.Status.RUNNING and event.swiss_rounds and swiss_closed >= event.swiss_rounds:
+        try:
+            proposal = rounds.playoffs_proposal(event)
+        except ActionError as exc:
+            context["playoffs_problem"] = exc.message
+        else:
+            names = {
+                str(r.pk): r.player.name
+                for r in Registration.objects.filter(event=event).select_related("player")
+            }
+            context["proposal"] = [(t.number, [names[p] for p in t.players]) for t in proposal.tables]
+            context["proposal_stage"] = proposal.stage
+    if event.status == Event.Status.PLAYOFFS or event.status == Event.Status.FINISHED:
+        context["final_ranking"] = rounds.final_ranking(event)
+        semi = next((r for r in all_rounds if r.kind == Round.Kind.SEMIFINAL), None)
+        context["final_due"] = (
+            semi is not None and semi.closed and not any(r.kind == Round.Kind.FINAL for r in all_rounds)
+        )
+    return render(request, "tournaments/rounds.html", context)
+
+
+@require_POST
+@event_staff_required("manage")
+def event_start(request: HttpRequest, event: Event) -> HttpResponse:
+    override = request.POST.get("rounds", "").strip()
+    try:
+        event = rounds.event_start(event=event, rounds_override=int(override) if override else None)
+    except ValueError:
+        messages.error(request, "The number of rounds must be a whole number.")
+    except ActionError as exc:
+        messages.error(request, exc.message)
+    else:
+        note = " (non-standard: overridden by the organizer)" if event.non_standard else " (9.070)"
+        messages.success(request, f"{event.name} started: {event.swiss_rounds} Swiss rounds{note}.")
+    return _back(event)
+
+
+@require_POST
+@event_staff_required("run")
+def round_pair(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        number = int(request.POST["number"])
+        round = rounds.round_pair(event=event, number=number)
+    except (KeyError, ValueError):
+        messages.error(request, "Which round? Reload the page and try again.")
+        return _back(event)
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return _back(event)
+    return _back(event, round.number)
+
+
+@event_staff_required("run")
+def round_staff(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    round = _round(event, number)
+    tables = selectors.round_tables(round)
+    context = {
+        "event": event,
+        "round": round,
+        "tables": tables,
+        "done": sum(1 for t in tables if t.table.has_result),
+        "can_manage": can(request.user, event, "manage"),
+        "seats": [s for t in tables for s in t.seats],
+    }
+    if request.htmx and request.htmx.target == "round-tables":
+        return render(request, "tournaments/_round_tables_staff.html", context)
+    return render(request, "tournaments/round_staff.html", context)
+
+
+def _round_action(request: HttpRequest, event: Event, number: int, action, done: str) -> HttpResponse:
+    round = _round(event, number)
+    try:
+        action(round=round)
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return _back(event, number)
+    messages.success(request, done)
+    if Round.objects.filter(pk=round.pk).exists():
+        return _back(event, number)
+    return _back(event)
+
+
+@require_POST
+@event_staff_required("run")
+def round_repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    return _round_action(request, event, number, rounds.round_repair, f"Round {number} paired again.")
+
+
+@require_POST
+@event_staff_required("run")
+def round_undo(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    return _round_action(request, event, number, rounds.round_undo, f"Round {number} removed.")
+
+
+@require_POST
+@event_staff_required("run")
+def round_close(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    return _round_action(
+        request, event, number, rounds.round_close, f"Round {number} closed; standings updated."
+    )
+
+
+@require_POST
+@event_staff_required("run")
+def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    return _round_action(
+        request, event, number, rounds.round_reopen, f"Round {number} reopened for corrections."
+    )
+
+
+@require_POST
+@event_staff_required("run")
+def seats_swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    round = _round(event, number)
+    try:
+        first = get_object_or_404(Seat, round=round, pk=int(request.POST.get("first", 0)))
+        second = get_object_or_404(Seat, round=round, pk=int(request.POST.get("second", 0)))
+        warnings = rounds.seats_swap(round=round, first=first, second=second, user=request.user)
+    except ValueError:
+        messages.error(request, "Choose two players to swap.")
+    except ActionError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Players swapped.")
+        for warning in warnings:
+            messages.warning(request, warning)
+    return _back(event, number)
+
+
+@require_POST
+@event_staff_required("run")
+def playoffs_start(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        round = rounds.playoffs_start(event=event)
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return _back(event)
+    messages.success(request, f"{round.label} seated; turn order follows the Swiss standings (9.100).")
+    return _back(event, round.number)
+
+
+@require_POST
+@event_staff_required("run")
+def final_start(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        round = rounds.final_start(event=event)
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return _back(event)
+    messages.success(request, "The final is seated.")
+    return _back(event, round.number)
+
+
+def _seat_forms(
+    seats: list[Seat], data=None, *, initial_from: list[Seat] | None = None
+) -> list[SeatResultForm]:
+    source = {s.pk: s for s in (initial_from or seats)}
+    return [SeatResultForm(data, seat=s, initial=initial_for(source[s.pk])) for s in seats]
+
+
+@event_staff_required("run")
+def table_result(request: HttpRequest, event: Event, number: int, table: int) -> HttpResponse:
+    """Enter or correct one table's match slip."""
+    round = _round(event, number)
+    table_obj = get_object_or_404(
+        Table.objects.select_related("round", "result_entered_by"), round=round, number=table
+    )
+    seats = list(Seat.objects.filter(table=table_obj).select_related("registration__player").order_by("seat"))
+    forms = _seat_forms(seats, request.POST or None)
+    context = {
+        "event": event,
+        "round": round,
+        "table": table_obj,
+        "version": table_obj.version,
+        "question": None,
+    }
+    if request.method == "POST" and "override" not in request.POST:
+        if all(f.is_valid() for f in forms):
+            entries = [
+                results.SeatEntry(
+                    seat_id=f.seat.pk,
+                    vp=f.cleaned_data["vp"],
+                    super_villains=f.cleaned_data["super_villains"],
+                    main_character=f.cleaned_data["main_character"],
+                    left_game=f.cleaned_data["left_game"],
+                    outright_win=f.cleaned_data["outright_win"],
+                    refused_to_sign=f.cleaned_data["refused_to_sign"],
+                )
+                for f in forms
+            ]
+            recent = _recent_answer(request, seats)
+            try:
+                results.result_enter(
+                    table=table_obj,
+                    entries=entries,
+                    expected_version=int(request.POST.get("version", -1)),
+                    user=request.user,
+                    recent_super_villain=recent,
+                    reason=request.POST.get("reason", ""),
+                )
+            except results.ResultConflict as exc:
+                messages.error(request, exc.message)
+                # Show what the other judge saved; the form now carries the current version.
+                forms = _seat_forms(exc.seats)
+                context["version"] = exc.table.version
+                context["conflict"] = exc.seats
+            except results.NeedsRecentSuperVillain as exc:
+                names = {str(s.registration_id): s.registration.player.name for s in seats}
+                context["question"] = [[(p, names[p]) for p in group] for group in exc.groups]
+                context["question_text"] = exc.message
+            except ActionError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, f"Table {table_obj.number} saved.")
+                return redirect("tournaments:round_staff", slug=event.slug, number=number)
+    elif request.method == "POST":
+        return _override(request, event, round, table_obj, seats)
+    else:
+        forms = _seat_forms(seats)
+    context.update(
+        {
+            "rows": list(zip(seats, forms, strict=True)),
+            "override_form": OverrideForm(seats=seats),
+            "changes": ResultChange.objects.filter(table=table_obj).select_related("user")[:20],
+        }
+    )
+    return render(request, "tournaments/table_result.html", context)
+
+
+def _recent_answer(request: HttpRequest, seats: list[Seat]) -> list[int] | None:
+    """The answer to "who defeated a Super-Villain most recently?": order numbers per tied player."""
+    ranked = []
+    for seat in seats:
+        value = request.POST.get(f"recent_{seat.registration_id}", "").strip()
+        if value.isdigit():
+            ranked.append((int(value), seat.registration_id))
+    return [reg for _, reg in sorted(ranked)] or None
+
+
+def _override(
+    request: HttpRequest, event: Event, round: Round, table: Table, seats: list[Seat]
+) -> HttpResponse:
+    form = OverrideForm(request.POST, seats=seats)
+    try:
+        version = int(request.POST.get("version", -1))
+        if request.POST.get("override") == "clear":
+            results.result_clear_override(table=table, expected_version=version, user=request.user)
+            messages.success(request, "Override removed; placement follows the slip again.")
+        elif form.is_valid() and len(form.cleaned_data["order"]) == len(seats):
+            results.result_override(
+                table=table,
+                order=form.cleaned_data["order"],
+                reason=form.cleaned_data["reason"],
+                expected_version=version,
+                user=request.user,
+            )
+            messages.success(request, "Placement overridden.")
+        else:
+            messages.error(request, "Give every place a different player and a reason.")
+    except ActionError as exc:
+        messages.error(request, exc.message)
+    return redirect("tournaments:table_result", slug=event.slug, number=round.number, table=table.number)
