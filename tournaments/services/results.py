@@ -74,8 +74,12 @@ def _snapshot(seats: list[Seat]) -> dict:
 
 
 def _locked_table(table: Table) -> tuple[Table, list[Seat]]:
+    # of=("self",): lock the table row only. result_entered_by is a nullable (outer) join, and
+    # PostgreSQL refuses FOR UPDATE on the nullable side of an outer join.
     table = (
-        Table.objects.select_for_update().select_related("round__event", "result_entered_by").get(pk=table.pk)
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event", "result_entered_by")
+        .get(pk=table.pk)
     )
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
     return table, seats
