@@ -35,8 +35,17 @@ SIMULATOR_USERNAME = "simulate_event"
 # A fixed date keeps the slug (and so the output) the same for the same arguments.
 EVENT_DATE = datetime.date(2026, 1, 10)
 
-FIRST_NAMES = ["Ada", "Bruno", "Carmen", "Dmitri", "Elena", "Farid", "Grace", "Hugo", "Ines", "Jonas", "Keiko", "Liam", "Maya", "Nico", "Olga", "Pavel", "Quinn", "Rosa", "Sven", "Tara", "Umar", "Vera", "Wen", "Ximena", "Yusuf", "Zoe", "Alba", "Bilal", "Chloe", "Dario", "Emre", "Fiona", "Goran", "Hana", "Ivo", "Jana", "Kofi", "Lena", "Marek", "Nadia"]
-LAST_NAMES = ["Archer", "Berg", "Costa", "Diaz", "Eriksen", "Fischer", "Garcia", "Haddad", "Ivanova", "Jensen", "Kim", "Laurent", "Moreau", "Novak", "Okafor", "Petrov", "Quiroga", "Ruiz", "Sato", "Tanaka", "Ueda", "Vale", "Weber", "Xu", "Yilmaz", "Zielinski", "Abbott", "Brandt", "Cruz", "Dubois", "Evans", "Ferreira", "Gallo", "Horvat", "Ibrahim", "Jovanovic", "Kowalski", "Lindqvist", "Mendes", "Nakamura"]
+# Space-separated so the lists stay compact; every first name with every last name gives 1,600 names.
+FIRST_NAMES = (
+    "Ada Bruno Carmen Dmitri Elena Farid Grace Hugo Ines Jonas Keiko Liam Maya Nico Olga Pavel Quinn Rosa "
+    "Sven Tara Umar Vera Wen Ximena Yusuf Zoe Alba Bilal Chloe Dario Emre Fiona Goran Hana Ivo Jana Kofi "
+    "Lena Marek Nadia"
+)
+LAST_NAMES = (
+    "Archer Berg Costa Diaz Eriksen Fischer Garcia Haddad Ivanova Jensen Kim Laurent Moreau Novak Okafor "
+    "Petrov Quiroga Ruiz Sato Tanaka Ueda Vale Weber Xu Yilmaz Zielinski Abbott Brandt Cruz Dubois Evans "
+    "Ferreira Gallo Horvat Ibrahim Jovanovic Kowalski Lindqvist Mendes Nakamura"
+)
 MAIN_CHARACTERS = (
     "Batman",
     "Superman",
@@ -96,7 +105,7 @@ class Simulation:
 
 
 def player_names(count: int, rng: random.Random) -> list[str]:
-    names = [f"{first} {last}" for first in FIRST_NAMES for last in LAST_NAMES]
+    names = [f"{first} {last}" for first in FIRST_NAMES.split() for last in LAST_NAMES.split()]
     if count > len(names):
         # Beyond the name list, number the repeats so every name stays unique.
         names += [f"{name} {i}" for i in range(2, count // len(names) + 2) for name in names]
