@@ -1,0 +1,354 @@
+"""Reads for the judging pages, each in a fixed number of queries whatever the number of tables."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+from django.utils import timezone
+
+from tournaments.models import Event, Player, Registration, Round, Seat, Table
+from tournaments.selectors import TableView, current_round, round_tables
+
+from . import clock as clockmath
+from . import escalation
+from .models import ClockPause, Infraction, Penalty, PenaltyPolicy, RoundClock, TableExtension, TimeCall
+
+# Table status on the judge view, in the order a judge deals with them.
+TIME_CALLED = "time_called"
+EXTRA_TURNS = "extra_turns"
+SLIP_DUE = "slip_due"
+PLAYING = "playing"
+RESULT_IN = "result_in"
+STATUS_LABELS = {
+    TIME_CALLED: "Time called",
+    EXTRA_TURNS: "In extra turns",
+    SLIP_DUE: "Game over, slip due",
+    PLAYING: "Playing",
+    RESULT_IN: "Result in",
+}
+STATUS_ORDER = [TIME_CALLED, EXTRA_TURNS, SLIP_DUE, PLAYING, RESULT_IN]
+
+
+def _clock_of(round_clock: RoundClock | None, pauses: list[ClockPause]) -> clockmath.Clock | None:
+    if round_clock is None:
+        return None
+    return clockmath.Clock(
+        started_at=round_clock.started_at,
+        minutes=round_clock.minutes,
+        pauses=tuple(clockmath.Pause(p.started_at, p.ended_at) for p in pauses),
+    )
+
+
+@dataclass
+class ClockState:
+    """The round's clock as every page shows it, computed on the server at ``now``."""
+
+    round: Round
+    started: bool
+    remaining: int | None  # seconds, negative once time is up; None before the start
+    paused: bool
+    pause_reason: str
+    minutes: int
+
+    @property
+    def remaining_text(self) -> str:
+        return clockmath.as_text(self.remaining) if self.remaining is not None else f"{self.minutes}:00"
+
+    @property
+    def time_up(self) -> bool:
+        return self.remaining is not None and self.remaining <= 0
+
+    def as_json(self) -> dict:
+        return {
+            "round": self.round.number,
+            "label": self.round.label,
+            "started": self.started,
+            "remaining": self.remaining,
+            "paused": self.paused,
+            "pause_reason": self.pause_reason,
+            "text": self.remaining_text,
+        }
+
+
+def _round_clock(round: Round) -> tuple[clockmath.Clock | None, list[ClockPause]]:
+    round_clock = RoundClock.objects.filter(round=round).first()
+    pauses = list(ClockPause.objects.filter(clock__round=round).order_by("started_at")) if round_clock else []
+    return _clock_of(round_clock, pauses), pauses
+
+
+def round_clock(*, round: Round) -> ClockState:
+    """Two queries."""
+    clock, pauses = _round_clock(round)
+    now = timezone.now()
+    open_pause = next((p for p in pauses if p.ended_at is None), None)
+    return ClockState(
+        round=round,
+        started=clock is not None,
+        remaining=clock.remaining_seconds(now) if clock else None,
+        paused=open_pause is not None,
+        pause_reason=open_pause.reason if open_pause else "",
+        minutes=clock.minutes if clock else round.event.round_minutes,
+    )
+
+
+@dataclass
+class Turn:
+    index: int  # 1 = the active player's current turn
+    seat: Seat
+    done: bool
+    extra: bool  # False for the turn time was called in
+
+
+@dataclass
+class TableState:
+    table: Table
+    seats: list[Seat]
+    remaining: int | None
+    extension_minutes: int
+    extensions: list[TableExtension]
+    time_call: TimeCall | None
+    status: str
+    turns: list[Turn] = field(default_factory=list)
+
+    @property
+    def remaining_text(self) -> str:
+        return clockmath.as_text(self.remaining) if self.remaining is not None else "–"
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS[self.status]
+
+    @property
+    def turns_left(self) -> int | None:
+        return self.time_call.turns_left if self.time_call else None
+
+    @property
+    def current_turn(self) -> Turn | None:
+        return next((t for t in self.turns if not t.done), None)
+
+    @property
+    def sentence(self) -> str:
+        return sequence_sentence(self.turns)
+
+
+def turn_sequence(call: TimeCall, seats: list[Seat]) -> list[Turn]:
+    """The active player's current turn, then each extra turn, in turn order among players still in the game."""
+    by_number = {s.seat: s for s in seats}
+    in_game = [n for n in call.seats_in_game if n in by_number]
+    if call.active_seat not in in_game:
+        return []
+    start = in_game.index(call.active_seat)
+    turns = []
+    for i in range(call.total_turns):
+        number = in_game[(start + i) % len(in_game)]
+        turns.append(Turn(index=i + 1, seat=by_number[number], done=i < call.turns_done, extra=i > 0))
+    return turns
+
+
+def sequence_sentence(turns: list[Turn]) -> str:
+    if not turns:
+        return ""
+    first, rest = turns[0], turns[1:]
+    if not rest:
+        return f"P{first.seat.seat} finishes; the game ends after that turn."
+    listed = ", ".join(f"P{t.seat.seat}" for t in rest)
+    return f"P{first.seat.seat} finishes, then {listed}; the game ends after P{rest[-1].seat.seat}'s turn."
+
+
+def _status(table: Table, remaining: int | None, call: TimeCall | None) -> str:
+    if table.has_result:
+        return RESULT_IN
+    if call is not None:
+        return EXTRA_TURNS if call.turns_left else SLIP_DUE
+    if remaining is not None and remaining <= 0:
+        return TIME_CALLED
+    return PLAYING
+
+
+def _table_state(table_view, clock, now, extensions, call) -> TableState:
+    extra = sum(e.minutes for e in extensions)
+    remaining = clock.remaining_seconds(now, extra_minutes=extra) if clock else None
+    state = TableState(
+        table=table_view.table,
+        seats=table_view.seats,
+        remaining=remaining,
+        extension_minutes=extra,
+        extensions=extensions,
+        time_call=call,
+        status=_status(table_view.table, remaining, call),
+    )
+    if call is not None:
+        state.turns = turn_sequence(call, table_view.seats)
+    return state
+
+
+def round_board(*, round: Round) -> tuple[ClockState, list[TableState]]:
+    """The judge view: the clock and every table with its status. Six queries."""
+    clock, pauses = _round_clock(round)
+    now = timezone.now()
+    extensions: dict[int, list[TableExtension]] = defaultdict(list)
+    for extension in TableExtension.objects.filter(table__round=round).select_related("given_by"):
+        extensions[extension.table_id].append(extension)
+    calls = {c.table_id: c for c in TimeCall.objects.filter(table__round=round)}
+    tables = [
+        _table_state(view, clock, now, extensions[view.table.pk], calls.get(view.table.pk))
+        for view in round_tables(round)
+    ]
+    open_pause = next((p for p in pauses if p.ended_at is None), None)
+    state = ClockState(
+        round=round,
+        started=clock is not None,
+        remaining=clock.remaining_seconds(now) if clock else None,
+        paused=open_pause is not None,
+        pause_reason=open_pause.reason if open_pause else "",
+        minutes=clock.minutes if clock else round.event.round_minutes,
+    )
+    return state, tables
+
+
+def sort_by_status(tables: list[TableState]) -> list[TableState]:
+    return sorted(tables, key=lambda t: (STATUS_ORDER.index(t.status), t.table.number))
+
+
+def table_clock(*, table: Table) -> TableState:
+    """One table's clock, seats and time call. Six queries."""
+    round = table.round
+    clock, _ = _round_clock(round)
+    extensions = list(TableExtension.objects.filter(table=table).select_related("given_by"))
+    call = TimeCall.objects.filter(table=table).first()
+    seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
+    return _table_state(TableView(table, seats), clock, timezone.now(), extensions, call)
+
+
+# --- Penalties ----------------------------------------------------------------------------
+
+
+def policy(event: Event) -> PenaltyPolicy:
+    return PenaltyPolicy.objects.filter(event=event).first() or PenaltyPolicy(event=event)
+
+
+@dataclass
+class CatalogueLine:
+    infraction: Infraction
+    default: str  # this event's default penalty type
+
+
+def event_catalogue(*, event: Event) -> list[CatalogueLine]:
+    """The catalogue with this event's defaults. Two queries."""
+    overrides = policy(event).defaults
+    return [
+        CatalogueLine(infraction, overrides.get(infraction.rule, infraction.default_penalty))
+        for infraction in Infraction.objects.all()
+    ]
+
+
+def _penalties():
+    return Penalty.objects.select_related(
+        "event", "registration__player", "infraction", "round", "table", "recorded_by", "voided_by"
+    )
+
+
+def event_penalties(*, event: Event, include_void: bool = True) -> list[Penalty]:
+    penalties = _penalties().filter(event=event)
+    if not include_void:
+        penalties = penalties.filter(voided_at__isnull=True)
+    return list(penalties.order_by("-recorded_at"))
+
+
+def player_penalties(*, player: Player) -> list[Penalty]:
+    """A player's penalties at every event, newest first. One query."""
+    return list(_penalties().filter(registration__player=player).order_by("-recorded_at"))
+
+
+def user_penalties(*, user) -> list[Penalty]:
+    """The logged-in player's own penalties (through Player.user), voided ones left out. One query."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        _penalties().filter(registration__player__user=user, voided_at__isnull=True).order_by("-recorded_at")
+    )
+
+
+def registration_advice(*, event: Event, registration: Registration, adding: str | None = None):
+    """Earlier penalties of a player in this event, counted by infraction, with the flags. Two queries."""
+    rows = list(
+        Penalty.objects.filter(event=event, registration=registration, voided_at__isnull=True).values_list(
+            "infraction__rule", "type"
+        )
+    )
+    settings = policy(event)
+    return escalation.advise(
+        rows, upgrade_at=settings.upgrade_at, review_at=settings.review_at, adding=adding
+    )
+
+
+@dataclass
+class DashboardLine:
+    registration: Registration
+    advice: escalation.Advice
+
+
+def dashboard(*, event: Event) -> list[DashboardLine]:
+    """Players whose penalties reached a threshold, for the head judge. Three queries."""
+    settings = policy(event)
+    rows: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for reg_id, rule, kind in Penalty.objects.filter(
+        event=event, registration__isnull=False, voided_at__isnull=True
+    ).values_list("registration_id", "infraction__rule", "type"):
+        rows[reg_id].append((rule, kind))
+    registrations = Registration.objects.filter(pk__in=list(rows)).select_related("player").in_bulk()
+    lines = []
+    for reg_id, penalties in rows.items():
+        advice = escalation.advise(penalties, upgrade_at=settings.upgrade_at, review_at=settings.review_at)
+        if advice.flags:
+            lines.append(DashboardLine(registrations[reg_id], advice))
+    return sorted(lines, key=lambda line: (-line.advice.total, line.registration.player.sort_name))
+
+
+@dataclass
+class PlayerChoice:
+    registration: Registration
+    table_number: int | None
+    seat: int | None
+
+
+def player_choices(*, event: Event, query: str = "", table_number: int | None = None) -> list[PlayerChoice]:
+    """Players to penalise: by name (any part) or everyone at one table of the current round. Three queries."""
+    round = current_round(event)
+    seats = {}
+    if round is not None:
+        seats = {s.registration_id: s for s in Seat.objects.filter(round=round).select_related("table")}
+    if table_number is not None:
+        chosen = [s for s in seats.values() if s.table.number == table_number]
+        chosen.sort(key=lambda s: s.seat)
+        registrations = (
+            Registration.objects.filter(pk__in=[s.registration_id for s in chosen])
+            .select_related("player")
+            .in_bulk()
+        )
+        return [PlayerChoice(registrations[s.registration_id], table_number, s.seat) for s in chosen]
+    query = " ".join(query.split())
+    if not query:
+        return []
+    terms = Q()
+    for word in query.split():
+        terms &= Q(player__name__icontains=word)
+    registrations = Registration.objects.filter(terms, event=event, disqualified=False).select_related(
+        "player"
+    )[:12]
+    return [
+        PlayerChoice(
+            r,
+            seats[r.pk].table.number if r.pk in seats else None,
+            seats[r.pk].seat if r.pk in seats else None,
+        )
+        for r in registrations
+    ]
+
+
+def staff_round(*, event: Event, number: int | None = None) -> Round | None:
+    if number is None:
+        return current_round(event)
+    return Round.objects.filter(event=event, number=number).first()

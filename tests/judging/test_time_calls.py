@@ -1,0 +1,115 @@
+"""Recording a time call at a table, the extra-turn sequence and ticking it off."""
+
+import pytest
+
+from judging import selectors, services
+from judging.models import TimeCall
+from tests.judging.helpers import enter_result, running_event, seat_round, start_clock, time_up
+from tournaments.errors import ActionError
+
+pytestmark = pytest.mark.django_db
+
+
+def four_player_table():
+    event, players = running_event(4)
+    round = seat_round(event, players)
+    return round, round.tables.get()
+
+
+def test_time_cannot_be_called_while_the_table_has_time_left():
+    round, table = four_player_table()
+    start_clock(round, minutes_ago=10)
+    with pytest.raises(ActionError, match="still has"):
+        services.time_call_record(table=table, user=None, active_seat=3)
+
+
+def test_time_cannot_be_called_before_the_clock_starts():
+    _, table = four_player_table()
+    with pytest.raises(ActionError, match="not been started"):
+        services.time_call_record(table=table, user=None, active_seat=3)
+
+
+def test_p3_of_four_gives_five_extra_turns():
+    round, table = four_player_table()
+    time_up(round)
+    call = services.time_call_record(table=table, user=None, active_seat=3)
+    assert call.extra_turns == 5
+
+
+def test_the_sequence_names_each_turn_in_turn_order():
+    round, table = four_player_table()
+    time_up(round)
+    services.time_call_record(table=table, user=None, active_seat=3)
+    state = selectors.table_clock(table=table)
+    assert [t.seat.seat for t in state.turns] == [3, 4, 1, 2, 3, 4]
+    assert state.sentence == "P3 finishes, then P4, P1, P2, P3, P4; the game ends after P4's turn."
+
+
+def test_a_player_who_left_the_game_is_not_counted():
+    round, table = four_player_table()
+    time_up(round)
+    # P2 left: three players remain; P3 is the second of them, so (3 - 2) + 3 = 4 turns.
+    call = services.time_call_record(table=table, user=None, active_seat=3, seats_left=[2])
+    assert call.extra_turns == 4
+    assert [t.seat.seat for t in selectors.table_clock(table=table).turns] == [3, 4, 1, 3, 4]
+
+
+def test_when_the_first_player_left_the_next_one_counts_as_first():
+    round, table = four_player_table()
+    time_up(round)
+    call = services.time_call_record(table=table, user=None, active_seat=2, seats_left=[1])
+    assert call.extra_turns == 2
+
+
+def test_the_active_player_must_still_be_in_the_game():
+    round, table = four_player_table()
+    time_up(round)
+    with pytest.raises(ActionError, match="left the game"):
+        services.time_call_record(table=table, user=None, active_seat=2, seats_left=[2])
+
+
+def test_a_second_time_call_is_refused_unless_correcting():
+    round, table = four_player_table()
+    time_up(round)
+    services.time_call_record(table=table, user=None, active_seat=3)
+    with pytest.raises(ActionError, match="already called"):
+        services.time_call_record(table=table, user=None, active_seat=1)
+    call = services.time_call_record(table=table, user=None, active_seat=1, correcting=True)
+    assert call.extra_turns == 3
+
+
+def test_ticking_off_turns_counts_down_and_ends_in_slip_due():
+    round, table = four_player_table()
+    time_up(round)
+    services.time_call_record(table=table, user=None, active_seat=1)
+    services.time_call_set_done(table=table, turns_done=2)
+    assert selectors.table_clock(table=table).turns_left == 2
+    services.time_call_set_done(table=table, turns_done=4)
+    assert selectors.table_clock(table=table).status == selectors.SLIP_DUE
+
+
+def test_ticking_the_same_turn_twice_is_harmless():
+    round, table = four_player_table()
+    time_up(round)
+    services.time_call_record(table=table, user=None, active_seat=1)
+    services.time_call_set_done(table=table, turns_done=1)
+    services.time_call_set_done(table=table, turns_done=1)
+    assert TimeCall.objects.get(table=table).turns_done == 1
+
+
+def test_the_judge_view_shows_each_status():
+    event, players = running_event(16)
+    round = seat_round(event, players)
+    time_up(round)
+    t1, t2, t3, t4 = round.tables.order_by("number")
+    services.table_extend(table=t1, user=None, minutes=10, reason="deck problem")
+    services.time_call_record(table=t2, user=None, active_seat=3)
+    enter_result(t4, [30, 20, 10, 5])
+    _, tables = selectors.round_board(round=round)
+    assert [t.status for t in tables] == [
+        selectors.PLAYING,
+        selectors.EXTRA_TURNS,
+        selectors.TIME_CALLED,
+        selectors.RESULT_IN,
+    ]
+    assert tables[1].turns_left == 6
