@@ -99,7 +99,8 @@ def event_standings(event: Event) -> list[StandingLine]:
             for r in rows
         ]
         cache.set(key, rows, 3600)
-    by_id = {pid(r.pk): r for r in Registration.objects.filter(event=event).select_related("player")}
+    # Through the related manager, each registration knows its event without a query per line.
+    by_id = {pid(r.pk): r for r in event.registrations.select_related("player")}
     return [
         StandingLine(
             rank=rank,
