@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from .errors import SwissError
 from .history import PlayedTable, records, validate_rounds
+from .planning import plan_rounds as plan_rounds_ahead
 from .rounds import swiss_rounds as count_rounds
 from .rounds import table_sizes
 
@@ -242,203 +243,6 @@ class _Search:
         self.total_repeats = sum(self.repeats)
 
 
-class _Planner:
-    """Lookahead for small events, where late rounds can run out of new opponents.
-
-    Pairing round by round can leave a last round in which no seating avoids repeats (16 players,
-    4 rounds: the fourth round needs every player's 3 opponents among the 6 not yet met). So the
-    current round is chosen together with a plan for every remaining round: simulated annealing over
-    all of them at once, counting repeat pairs over the whole event, and points only in the current
-    round. The plan is a witness that the rest of the event can go without repeats; it is thrown away
-    and made again next round, with that round's points.
-    """
-
-    def __init__(self, search: _Search, history: list[list[int]], plan_rounds: int, rng: random.Random):
-        self.search, self.rng = search, rng
-        n = len(search.pts)
-        self.meet = [[0] * n for _ in range(n)]
-        for a in range(n):
-            for b, times in search.met[a].items():
-                self.meet[a][b] = times
-        self.plans = [[list(t) for t in search.tables]]
-        for _ in range(plan_rounds - 1):
-            order = list(range(n))
-            rng.shuffle(order)
-            tables, start = [], 0
-            for size in search.sizes:
-                tables.append(order[start : start + size])
-                start += size
-            self.plans.append(tables)
-        self.where = [[0] * n for _ in self.plans]
-        for k, tables in enumerate(self.plans):
-            for t, members in enumerate(tables):
-                for m in members:
-                    self.where[k][m] = t
-                for i, a in enumerate(members):
-                    for b in members[i + 1 :]:
-                        self.meet[a][b] += 1
-                        self.meet[b][a] += 1
-        self.excess = sum(max(0, self.meet[a][b] - 1) for a in range(n) for b in range(a + 1, n))
-
-    def points_cost(self, members: list[int], size: int) -> float:
-        pts, extra = self.search.pts, self.search.extra[size]
-        s = s2 = more = 0.0
-        for a in members:
-            s += pts[a]
-            s2 += pts[a] * pts[a]
-            more += extra[a]
-        return s2 - s * s / len(members) + more
-
-    def swap_change(self, k: int, p: int, q: int) -> tuple[int, float, float, float]:
-        """Change of excess meetings, and of points cost (round 0 only), for swapping p and q in round k."""
-        meet, where, tables = self.meet, self.where[k], self.plans[k]
-        a, b = where[p], where[q]
-        table_a, table_b = tables[a], tables[b]
-        mp, mq = meet[p], meet[q]
-        change = 0
-        for m in table_a:
-            if m != p:
-                change += (mq[m] >= 1) - (mp[m] >= 2)
-        for m in table_b:
-            if m != q:
-                change += (mp[m] >= 1) - (mq[m] >= 2)
-        if k:
-            return change, 0.0, 0.0, 0.0
-        sizes = self.search.sizes
-        cost_a = self.points_cost([q if m == p else m for m in table_a], sizes[a])
-        cost_b = self.points_cost([p if m == q else m for m in table_b], sizes[b])
-        return change, cost_a + cost_b - self.points[a] - self.points[b], cost_a, cost_b
-
-    def swap(self, k: int, p: int, q: int, change: int, cost_a: float, cost_b: float) -> None:
-        meet, where, tables = self.meet, self.where[k], self.plans[k]
-        a, b = where[p], where[q]
-        table_a, table_b = tables[a], tables[b]
-        for m in table_a:
-            if m != p:
-                meet[p][m] -= 1
-                meet[m][p] -= 1
-                meet[q][m] += 1
-                meet[m][q] += 1
-        for m in table_b:
-            if m != q:
-                meet[q][m] -= 1
-                meet[m][q] -= 1
-                meet[p][m] += 1
-                meet[m][p] += 1
-        table_a[table_a.index(p)] = q
-        table_b[table_b.index(q)] = p
-        where[p], where[q] = b, a
-        self.excess += change
-        if k == 0:
-            self.points[a], self.points[b] = cost_a, cost_b
-
-    def conflicts(self) -> list[tuple[int, int]]:
-        out = []
-        meet = self.meet
-        for k, tables in enumerate(self.plans):
-            for members in tables:
-                for p in members:
-                    mp = meet[p]
-                    if any(mp[m] >= 2 for m in members if m != p):
-                        out.append((k, p))
-        return out
-
-    def run(self, steps: int, floor: int, fixed: bool = False) -> list[list[int]]:
-        """Tabu search on the repeat pairs (the social golfer problem's conflict-directed swaps), then
-        descent on the current round's points. ``floor`` is the fewest excess meetings possible;
-        ``fixed`` keeps the current round as it is and only looks for a plan that completes it."""
-        rng, weight = self.rng, self.search.repeat_weight
-        sizes = self.search.sizes
-        self.points = [self.points_cost(m, sizes[t]) for t, m in enumerate(self.plans[0])]
-        tabu: dict[tuple[int, int, int], int] = {}
-        best_excess, best = self.excess, [list(m) for m in self.plans[0]]
-        best_plans = [[list(m) for m in tables] for tables in self.plans]
-        stale = 0
-        for step in range(steps):
-            if self.excess <= floor:
-                break
-            conflicts = self.conflicts()
-            # Mend the plan before the current round: its points matter, the plan's do not.
-            planned = [c for c in conflicts if c[0]]
-            if planned and (fixed or rng.random() < 0.95):
-                conflicts = planned
-            elif fixed:
-                break
-            k, p = conflicts[rng.randrange(len(conflicts))]
-            where = self.where[k]
-            choice, choice_score = None, None
-            for q in range(len(where)):
-                if where[q] == where[p]:
-                    continue
-                change, points, cost_a, cost_b = self.swap_change(k, p, q)
-                score = weight * change + points + rng.random() * 1e-3
-                if tabu.get((k, min(p, q), max(p, q)), -1) > step and self.excess + change >= best_excess:
-                    continue
-                if choice_score is None or score < choice_score:
-                    choice, choice_score = (q, change, cost_a, cost_b), score
-            if choice is None:
-                continue
-            q, change, cost_a, cost_b = choice
-            self.swap(k, p, q, change, cost_a, cost_b)
-            tabu[(k, min(p, q), max(p, q))] = step + 4 + rng.randrange(8)
-            if self.excess < best_excess:
-                best_excess, stale = self.excess, 0
-                best = [list(m) for m in self.plans[0]]
-                best_plans = [[list(m) for m in tables] for tables in self.plans]
-            else:
-                stale += 1
-                if stale > 400:  # shake the plan out of a long plateau
-                    stale = 0
-                    for _ in range(3):
-                        k = rng.randrange(len(self.plans))
-                        p, q = rng.sample(range(len(where)), 2)
-                        if self.where[k][p] != self.where[k][q]:
-                            change, _points, cost_a, cost_b = self.swap_change(k, p, q)
-                            self.swap(k, p, q, change, cost_a, cost_b)
-        if self.excess > best_excess:
-            self.restore(best_plans)
-        self.polish()
-        return [list(m) for m in self.plans[0]] if self.excess <= best_excess else best
-
-    def restore(self, plans: list[list[list[int]]]) -> None:
-        for tables in self.plans:
-            for members in tables:
-                for i, a in enumerate(members):
-                    for b in members[i + 1 :]:
-                        self.meet[a][b] -= 1
-                        self.meet[b][a] -= 1
-        self.plans = plans
-        for k, tables in enumerate(plans):
-            for t, members in enumerate(tables):
-                for m in members:
-                    self.where[k][m] = t
-                for i, a in enumerate(members):
-                    for b in members[i + 1 :]:
-                        self.meet[a][b] += 1
-                        self.meet[b][a] += 1
-        n = len(self.meet)
-        self.excess = sum(max(0, self.meet[a][b] - 1) for a in range(n) for b in range(a + 1, n))
-        sizes = self.search.sizes
-        self.points = [self.points_cost(m, sizes[t]) for t, m in enumerate(self.plans[0])]
-
-    def polish(self) -> None:
-        """Improve the current round's points without adding a repeat, now or in the plan: swaps in the
-        current round and, to make room for them, in the planned ones."""
-        n = len(self.meet)
-        for _ in range(8):
-            improved = False
-            for p in range(n):
-                for q in range(p + 1, n):
-                    if self.where[0][p] == self.where[0][q]:
-                        continue
-                    change, points, cost_a, cost_b = self.swap_change(0, p, q)
-                    if change <= 0 and self.search.repeat_weight * change + points < -1e-9:
-                        self.swap(0, p, q, change, cost_a, cost_b)
-                        improved = True
-            if not improved:
-                return
-
-
 def _standings_order(players: list[str], points: dict[str, float], rng: random.Random) -> list[str]:
     draw = {p: rng.random() for p in players}
     return sorted(players, key=lambda p: (-points.get(p, 0.0), draw[p]))
@@ -531,21 +335,28 @@ def pair_round(
         entrants = len(set(recs) | set(active))
         swiss_rounds = count_rounds(entrants, sanctioned=False).rounds if entrants >= 6 else number
     plan_rounds = max(1, swiss_rounds - number + 1)
-    if len(order) <= _PLAN_LIMIT and plan_rounds > 1:
-        # First ask whether the best seating for points leaves a plan without extra repeats; only if
-        # not, let the plan move the current round too.
-        keep = _Planner(search, [], plan_rounds, rng)
-        # Fewest excess meetings possible: those already in the history, or every meeting beyond one per pair.
-        meetings = sum(sum(m.values()) for m in met) // 2
+    if len(order) <= _PLAN_LIMIT and (plan_rounds > 1 or search.total_repeats):
+        n = len(order)
+        history = [[0] * n for _ in range(n)]
+        for a in range(n):
+            for b, times in met[a].items():
+                history[a][b] = times
+        # Fewest excess meetings possible: those already in the history, plus every planned meeting
+        # beyond the pairs that have not met yet.
         history_excess = sum(sum(m.values()) - len(m) for m in met) // 2
+        unmet = n * (n - 1) // 2 - sum(len(m) for m in met) // 2
         planned = sum(size * (size - 1) // 2 for size in sizes) * plan_rounds
-        floor = max(history_excess, meetings + planned - len(order) * (len(order) - 1) // 2)
-        keep.run(_PLAN_STEPS, floor, fixed=True)
-        if keep.excess > floor:
-            planner = _Planner(search, [], plan_rounds, rng)
-            tables = planner.run(_PLAN_STEPS, floor)
-            if planner.excess < keep.excess:
-                search.restore(tables)
+        floor = history_excess + max(0, planned - unmet)
+        tables, _excess = plan_rounds_ahead(
+            history,
+            sizes,
+            [list(t) for t in search.tables],
+            plan_rounds,
+            floor,
+            rng,
+            lambda members, size: search.table_cost(members, size)[0],
+        )
+        search.restore(tables)
     elif search.total_repeats:
         n = len(order)
         if everyone:
