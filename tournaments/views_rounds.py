@@ -163,12 +163,17 @@ def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpRespons
 @event_staff_required("run")
 def seats_swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     round = _round(event, number)
+    picked = [request.POST.get("first", ""), request.POST.get("second", "")]
+    seats = {
+        s.pk: s for s in Seat.objects.filter(round=round, pk__in=[int(p) for p in picked if p.isdigit()])
+    }
+    if len(seats) != 2:
+        messages.error(request, "Choose two different players of this round to swap.")
+        return _back(event, number)
     try:
-        first = get_object_or_404(Seat, round=round, pk=int(request.POST.get("first", 0)))
-        second = get_object_or_404(Seat, round=round, pk=int(request.POST.get("second", 0)))
-        warnings = rounds.seats_swap(round=round, first=first, second=second, user=request.user)
-    except ValueError:
-        messages.error(request, "Choose two players to swap.")
+        warnings = rounds.seats_swap(
+            round=round, first=seats[int(picked[0])], second=seats[int(picked[1])], user=request.user
+        )
     except ActionError as exc:
         messages.error(request, exc.message)
     else:

@@ -1,0 +1,193 @@
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import add_staff, make_event, make_players, make_user
+from tests.tournaments.flow import play_round
+from tournaments.models import EventStaff, Round, Seat, Table
+from tournaments.services import rounds
+
+pytestmark = pytest.mark.django_db
+
+
+def running_event(players: int, *, played: int = 1, organizer=None):
+    event = make_event(organizer=organizer or make_user())
+    make_players(event, players)
+    event = rounds.event_start(event=event)
+    rng = random.Random(players)
+    for number in range(1, played + 1):
+        play_round(rounds.round_pair(event=event, number=number), rng)
+    if played < (event.swiss_rounds or 0):
+        rounds.round_pair(event=event, number=played + 1)
+    event.refresh_from_db()
+    return event
+
+
+def count_queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize(
+    "page", ["tournaments:standings", "tournaments:pairings", "tournaments:event_detail"]
+)
+def test_public_pages_make_the_same_number_of_queries_for_more_players(client, page):
+    counts = []
+    for players in (8, 40):
+        event = running_event(players)
+        kwargs = {"slug": event.slug, **({"number": 2} if page == "tournaments:pairings" else {})}
+        url = reverse(page, kwargs=kwargs)
+        count_queries(client, url)  # warm the standings cache like a busy event would
+        counts.append(count_queries(client, url))
+    assert counts[0] == counts[1]
+
+
+def test_standings_export_csv_with_every_tiebreaker(client):
+    event = running_event(8)
+    response = client.get(reverse("tournaments:standings", kwargs={"slug": event.slug}), {"_export": "csv"})
+    header = response.content.decode().splitlines()[0]
+    assert header == "#,Player,Pts,SV,Opp. rate,VP,1st,2nd,3rd,4th,Games"
+    assert len(response.content.decode().splitlines()) == 9
+
+
+def test_api_round_lists_tables_in_turn_order(client):
+    event = running_event(8)
+    data = client.get(reverse("tournaments:api_round", kwargs={"slug": event.slug, "number": 1})).json()
+    assert data["kind"] == "swiss" and data["status"] == "closed"
+    assert [len(t["players"]) for t in data["tables"]] == [4, 4]
+    assert [p["seat"] for p in data["tables"][0]["players"]] == [1, 2, 3, 4]
+    assert {p["placement"] for p in data["tables"][0]["players"]} == {1, 2, 3, 4}
+
+
+def test_api_standings_and_event(client):
+    event = running_event(8)
+    standings = client.get(reverse("tournaments:api_standings", kwargs={"slug": event.slug})).json()
+    assert [row["rank"] for row in standings["standings"]] == list(range(1, 9))
+    assert set(standings["standings"][0]["tiebreakers"]) >= {"super_villains", "opponents_points_rate", "vp"}
+    detail = client.get(reverse("tournaments:api_event", kwargs={"slug": event.slug})).json()
+    assert detail["swiss_rounds"] == 4 and len(detail["players"]) == 8 and len(detail["rounds"]) == 2
+
+
+def slip_data(table: Table, vps: list[int], version: int) -> dict:
+    data = {"version": version}
+    for seat, vp in zip(Seat.objects.filter(table=table).order_by("seat"), vps, strict=True):
+        prefix = f"seat{seat.pk}"
+        data.update({f"{prefix}-vp": vp, f"{prefix}-super_villains": 1, f"{prefix}-main_character": ""})
+    return data
+
+
+def judge_client(client, event):
+    judge = make_user()
+    add_staff(event, judge, EventStaff.Role.JUDGE)
+    client.force_login(judge)
+    return client
+
+
+def test_the_second_judge_saving_a_stale_slip_sees_a_conflict(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    first = client.post(url, slip_data(table, [40, 30, 20, 10], version=0))
+    assert first.status_code == 302
+    second = client.post(url, slip_data(table, [10, 20, 30, 40], version=0))
+    body = second.content.decode()
+    assert "while you were editing" in body and 'id="conflict"' in body
+    assert list(Seat.objects.filter(table=table).order_by("seat").values_list("vp", flat=True)) == [
+        40,
+        30,
+        20,
+        10,
+    ]
+
+
+def test_a_tie_on_vp_and_super_villains_asks_who_defeated_one_most_recently(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    response = client.post(url, slip_data(table, [30, 30, 20, 10], version=0))
+    assert 'id="recent-question"' in response.content.decode()
+    assert not Table.objects.get(pk=table.pk).has_result
+    seats = list(Seat.objects.filter(table=table).order_by("seat"))
+    answer = slip_data(table, [30, 30, 20, 10], version=0)
+    answer.update({f"recent_{seats[1].registration_id}": 1, f"recent_{seats[0].registration_id}": 2})
+    assert client.post(url, answer).status_code == 302
+    assert Seat.objects.get(pk=seats[1].pk).placement == 1
+
+
+def test_negative_vp_is_a_field_error(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    response = client.post(url, slip_data(table, [-1, 30, 20, 10], version=0))
+    assert "VP cannot be negative (1.060)." in response.content.decode()
+    assert not Table.objects.get(pk=table.pk).has_result
+
+
+def test_pairing_twice_from_the_page_creates_one_round(client):
+    event = running_event(8, played=1)
+    Round.objects.filter(event=event, number=2).delete()
+    client = judge_client(client, event)
+    url = reverse("tournaments:round_pair", kwargs={"slug": event.slug})
+    client.post(url, {"number": 2})
+    client.post(url, {"number": 2})
+    assert Round.objects.filter(event=event, number=2).count() == 1
+
+
+ROUND_URLS = [
+    ("tournaments:rounds", "get", {}),
+    ("tournaments:round_staff", "get", {"number": 2}),
+    ("tournaments:table_result", "get", {"number": 2, "table": 1}),
+    ("tournaments:round_close", "post", {"number": 2}),
+    ("tournaments:seats_swap", "post", {"number": 2}),
+    ("tournaments:event_start", "post", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "method", "extra"), ROUND_URLS)
+@pytest.mark.parametrize("visitor", ["anonymous", "player", "other_judge", "judge"])
+def test_round_urls_are_staff_only(client, name, method, extra, visitor):
+    event = running_event(8)
+    if visitor == "player":
+        client.force_login(make_user())
+    elif visitor == "other_judge":
+        other = make_user()
+        add_staff(make_event(), other, EventStaff.Role.JUDGE)
+        client.force_login(other)
+    elif visitor == "judge":
+        judge = make_user()
+        add_staff(event, judge, EventStaff.Role.JUDGE)
+        client.force_login(judge)
+    response = getattr(client, method)(reverse(name, kwargs={"slug": event.slug, **extra}))
+    if visitor == "anonymous":
+        assert response.status_code == 302 and "/accounts/login/" in response.url
+    elif visitor in ("player", "other_judge"):
+        assert response.status_code == 403
+    elif name == "tournaments:event_start":
+        assert response.status_code == 403  # starting the event is the organizer's
+    else:
+        assert response.status_code in (200, 302)
+
+
+def test_swapping_two_players_moves_them_and_warns_about_the_pairing(client):
+    event = running_event(8)
+    round = Round.objects.get(event=event, number=2)
+    a = Seat.objects.get(round=round, table__number=1, seat=1)
+    b = Seat.objects.get(round=round, table__number=2, seat=1)
+    client = judge_client(client, event)
+    url = reverse("tournaments:seats_swap", kwargs={"slug": event.slug, "number": 2})
+    response = client.post(url, {"first": a.pk, "second": b.pk}, follow=True)
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.table.number, b.table.number) == (2, 1)
+    messages = [str(m) for m in response.context["messages"]]
+    assert "Players swapped." in messages
+    # After one round of 8 players somebody at a swapped table has met someone there, or points differ.
+    assert any("Table" in m for m in messages)
