@@ -70,6 +70,7 @@ class PenaltyForm(forms.Form):
             "player"
         )
         self.fields["round"].queryset = Round.objects.filter(event=event).order_by("-number")
+        self.fields["round"].label_from_instance = lambda round: round.label
         if not may_disqualify:
             # 10.080: only the head judge disqualifies; the choice is not offered to anyone else.
             self.fields["type"].choices = [
