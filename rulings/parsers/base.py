@@ -39,7 +39,19 @@ GLOSSARY = "glossary"  # a glossary term and its definition
 PASSAGE = "passage"  # prose under a heading
 FAQ = "faq"  # a question and its answer
 TEMPLATE = "template"  # OverPower card-usage template (Basic Text, Variant Text, ...)
-ENTRY_KINDS = (RULE, HEADING, EXAMPLE, LIST_ITEM, CARD_RULING, CARD, CARD_NOTE, GLOSSARY, PASSAGE, FAQ, TEMPLATE)
+ENTRY_KINDS = (
+    RULE,
+    HEADING,
+    EXAMPLE,
+    LIST_ITEM,
+    CARD_RULING,
+    CARD,
+    CARD_NOTE,
+    GLOSSARY,
+    PASSAGE,
+    FAQ,
+    TEMPLATE,
+)
 
 # Card categories.
 MAIN_CHARACTER = "main_character"
