@@ -357,3 +357,30 @@ def test_a_round_with_a_missing_result_does_not_close():
     play_table(Table.objects.filter(round=round).first(), random.Random(1))
     with pytest.raises(ActionError, match="1 table\\(s\\) have no result yet: 2"):
         rounds.round_close(round=round)
+
+
+# --- Standings stay current ----------------------------------------------------------------
+
+
+def test_the_standings_show_a_drop_made_after_the_last_result():
+    event = started_event(9)
+    play_round(rounds.round_pair(event=event, number=1), random.Random(1))
+    event.refresh_from_db()
+    selectors.event_standings(event)  # the page was viewed, the standings are cached
+    leaver = Registration.objects.filter(event=event).order_by("pk").first()
+    services.registration_drop(registration=leaver, after_round=1)
+    event.refresh_from_db()
+    line = next(s for s in selectors.event_standings(event) if s.registration.pk == leaver.pk)
+    assert not line.active
+
+
+def test_the_standings_list_a_late_entry_once_checked_in():
+    event = started_event(9)
+    play_round(rounds.round_pair(event=event, number=1), random.Random(1))
+    event.refresh_from_db()
+    selectors.event_standings(event)
+    late = services.registration_add(event=event, name="Late Larry")
+    services.registration_set_checked_in(registration=late, checked_in=True)
+    event.refresh_from_db()
+    line = next((s for s in selectors.event_standings(event) if s.registration.pk == late.pk), None)
+    assert line is not None and line.points == 0 and line.active
