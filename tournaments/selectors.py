@@ -5,6 +5,8 @@ number of players, and hands plain data to the pure engine in ``tournaments.swis
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -77,21 +79,28 @@ class StandingLine:
 
 
 def event_standings(event: Event) -> list[StandingLine]:
-    """Standings after the closed Swiss rounds, cached per results version. Two queries."""
-    key = f"standings:{event.pk}:{event.results_version}:{event.seed}"
+    """Standings after the closed Swiss rounds, cached. Two queries (one when cached).
+
+    The cache key covers everything the standings depend on: the results version, and the active
+    players, the tiebreaker order and the scoring, none of which bump the results version (a drop,
+    a late entry checking in, or an organizer editing the event would otherwise show stale lines).
+    """
+    # Through the related manager, each registration knows its event without a query per line.
+    registrations = list(event.registrations.select_related("player").order_by("pk"))
+    by_id = {pid(r.pk): r for r in registrations}
+    # Active: checked in and still in the event. Dropped players who played stay in (inactive);
+    # no-shows who never checked in and never played are left out.
+    active = [
+        pid(r.pk) for r in registrations if r.checked_in and r.dropped_at is None and not r.disqualified
+    ]
+    tiebreakers, scoring = event_tiebreakers(event), event_scoring(event)
+    inputs = json.dumps([active, tiebreakers, sorted(scoring.points.items())], separators=(",", ":"))
+    digest = hashlib.sha256(inputs.encode()).hexdigest()[:16]
+    key = f"standings:{event.pk}:{event.results_version}:{event.seed}:{digest}"
     rows = cache.get(key)
     if rows is None:
-        # Active: checked in and still in the event. Dropped players who played stay in (inactive);
-        # no-shows who never checked in and never played are left out.
-        active = Registration.objects.filter(
-            event=event, checked_in=True, dropped_at__isnull=True, disqualified=False
-        ).values_list("pk", flat=True)
         rows = swiss.standings(
-            played_rounds(event),
-            active=[pid(pk) for pk in active],
-            seed=event.seed,
-            tiebreakers=event_tiebreakers(event),
-            scoring=event_scoring(event),
+            played_rounds(event), active=active, seed=event.seed, tiebreakers=tiebreakers, scoring=scoring
         )
         # Plain data only: the cache may pickle it (the engine's rows hold read-only mappings).
         rows = [
@@ -99,8 +108,6 @@ def event_standings(event: Event) -> list[StandingLine]:
             for r in rows
         ]
         cache.set(key, rows, 3600)
-    # Through the related manager, each registration knows its event without a query per line.
-    by_id = {pid(r.pk): r for r in event.registrations.select_related("player")}
     return [
         StandingLine(
             rank=rank,
