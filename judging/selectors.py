@@ -13,6 +13,7 @@ from tournaments.selectors import TableView, current_round, round_tables
 
 from . import clock as clockmath
 from . import escalation
+from . import time_call as time_calls
 from .models import ClockPause, Infraction, Penalty, PenaltyPolicy, RoundClock, TableExtension, TimeCall
 
 # Table status on the judge view, in the order a judge deals with them.
@@ -130,31 +131,31 @@ class TableState:
 
     @property
     def sentence(self) -> str:
-        return sequence_sentence(self.turns)
+        plan = _plan(self.time_call, self.seats) if self.time_call else None
+        return plan.sentence if plan else ""
+
+
+def _plan(call: TimeCall, seats: list[Seat]) -> time_calls.TimeCall | None:
+    """The pure time-call plan for a recorded call (None if the table changed since)."""
+    numbers = {s.seat for s in seats}
+    left = [n for n in numbers if n not in call.seats_in_game]
+    try:
+        return time_calls.time_call(len(seats), call.active_seat, left=left)
+    except time_calls.TimeCallError:
+        return None
 
 
 def turn_sequence(call: TimeCall, seats: list[Seat]) -> list[Turn]:
     """The active player's current turn, then each extra turn, in turn order among players still in the game."""
-    by_number = {s.seat: s for s in seats}
-    in_game = [n for n in call.seats_in_game if n in by_number]
-    if call.active_seat not in in_game:
+    plan = _plan(call, seats)
+    if plan is None:
         return []
-    start = in_game.index(call.active_seat)
-    turns = []
-    for i in range(call.total_turns):
-        number = in_game[(start + i) % len(in_game)]
-        turns.append(Turn(index=i + 1, seat=by_number[number], done=i < call.turns_done, extra=i > 0))
-    return turns
-
-
-def sequence_sentence(turns: list[Turn]) -> str:
-    if not turns:
-        return ""
-    first, rest = turns[0], turns[1:]
-    if not rest:
-        return f"P{first.seat.seat} finishes; the game ends after that turn."
-    listed = ", ".join(f"P{t.seat.seat}" for t in rest)
-    return f"P{first.seat.seat} finishes, then {listed}; the game ends after P{rest[-1].seat.seat}'s turn."
+    by_number = {s.seat: s for s in seats}
+    order = [call.active_seat, *plan.turns]
+    return [
+        Turn(index=i + 1, seat=by_number[number], done=i < call.turns_done, extra=i > 0)
+        for i, number in enumerate(order)
+    ]
 
 
 def _status(table: Table, remaining: int | None, call: TimeCall | None) -> str:

@@ -16,7 +16,7 @@ from tournaments.permissions import can
 from tournaments.services.registration import registration_drop, registration_undrop
 from tournaments.services.results import seat_set_penalty
 
-from . import catalogue, selectors
+from . import catalogue, selectors, time_call
 from .models import (
     ClockPause,
     Infraction,
@@ -101,9 +101,6 @@ def time_call_record(
     more turns and are not counted. A second record for the same table is refused unless
     ``correcting`` (staff only, decided by the view), which starts the tick-off again.
     """
-    # Imported here so the rest of the app loads while judging/time_call.py is still being written.
-    from . import time_call
-
     with transaction.atomic():
         table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
         if table.has_result:
@@ -117,15 +114,12 @@ def time_call_record(
         left = set(seats_left or [])
         if left - set(seats):
             raise ActionError("Players who left the game must be seated at this table.")
+        try:
+            call = time_call.time_call(len(seats), active_seat, left=left)
+        except time_call.TimeCallError as exc:
+            raise ActionError(str(exc)) from exc
         in_game = [s for s in seats if s not in left]
-        if active_seat not in in_game:
-            raise ActionError(
-                f"P{active_seat} has left the game; time is called during the turn of a player still in it."
-            )
-        if len(in_game) < 2:
-            raise ActionError("A game with fewer than two players still in it has no extra turns.")
-        position = in_game.index(active_seat) + 1
-        turns = time_call.extra_turns(len(in_game), position)
+        turns = call.extra_turns
         existing = TimeCall.objects.filter(table=table).first()
         if existing and not correcting:
             raise ActionError(

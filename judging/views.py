@@ -19,6 +19,7 @@ from tournaments.models import Event, Player, Registration, Round, Table
 from tournaments.permissions import can, event_staff_required
 
 from . import selectors, services
+from . import time_call as time_calls
 from .forms import (
     CalculatorForm,
     ExtendForm,
@@ -48,27 +49,18 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def calculator(request: HttpRequest) -> HttpResponse:
     """Players at the table and whose turn it is → the extra turns. Works without logging in."""
-    # Imported here so the rest of the app loads while judging/time_call.py is still being written.
-    from . import time_call
-
     form = CalculatorForm(request.GET or None)
     result = None
     if form.is_valid():
         players, active = form.cleaned_data["players"], form.cleaned_data["active_seat"]
-        turns = time_call.extra_turns(players, active)
-        order = [((active - 1 + i) % players) + 1 for i in range(turns + 1)]
-        result = {"turns": turns, "order": order, "sentence": _sentence(order)}
+        try:
+            call = time_calls.time_call(players, active)
+        except time_calls.TimeCallError as exc:
+            form.add_error(None, str(exc))
+        else:
+            result = {"turns": call.extra_turns, "order": [active, *call.turns], "sentence": call.sentence}
     template = "judging/_calculator_result.html" if request.htmx else "judging/calculator.html"
     return render(request, template, {"form": form, "result": result})
-
-
-def _sentence(order: list[int]) -> str:
-    first, rest = order[0], order[1:]
-    if not rest:
-        return f"P{first} finishes; the game ends after that turn."
-    return (
-        f"P{first} finishes, then {', '.join(f'P{n}' for n in rest)}; the game ends after P{rest[-1]}'s turn."
-    )
 
 
 # --- The round clock ---------------------------------------------------------------------
