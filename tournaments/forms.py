@@ -2,12 +2,90 @@ from __future__ import annotations
 
 from django import forms
 
+from . import swiss
 from .models import Event, EventStaff
 
 MAX_UPLOAD_BYTES = 512 * 1024
 
 
+TIEBREAKER_CHOICES = [
+    ("super_villains", "Super-Villains defeated in Swiss games"),
+    ("opponents_points_rate", "Opponents' points rate"),
+    ("vp", "Total VP"),
+]
+
+
+def _format_scoring(scoring: dict) -> str:
+    profile = swiss.scoring_profile(scoring or None)
+    return "; ".join(
+        f"{size}: {', '.join(f'{p:g}' for p in points)}" for size, points in sorted(profile.points.items())
+    )
+
+
 class EventForm(forms.ModelForm):
+    scoring_text = forms.CharField(
+        label="Points per placement",
+        required=False,
+        help_text="By table size, e.g. “4: 5, 3, 2, 2; 3: 5, 3, 2” (the classic default). Empty: classic.",
+    )
+    tiebreaker_1 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="First tiebreaker after points")
+    tiebreaker_2 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="Second tiebreaker")
+    tiebreaker_3 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="Third tiebreaker")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        order = list(self.instance.tiebreakers or swiss.DEFAULT_TIEBREAKERS)
+        order = [t for t in order if t != "draw"]
+        for i, name in enumerate(order[:3], start=1):
+            self.fields[f"tiebreaker_{i}"].initial = name
+        if self.instance.scoring:
+            self.fields["scoring_text"].initial = _format_scoring(self.instance.scoring)
+
+    def clean_scoring_text(self) -> dict:
+        text = self.cleaned_data["scoring_text"].strip()
+        if not text:
+            return {}
+        spec: dict[str, list[float]] = {}
+        for part in text.replace("\n", ";").split(";"):
+            if not part.strip():
+                continue
+            size, _, points = part.partition(":")
+            try:
+                spec[str(int(size))] = [float(p) for p in points.replace(" ", "").split(",") if p]
+            except ValueError:
+                raise forms.ValidationError(
+                    f"“{part.strip()}” should look like “4: 5, 3, 2, 2” (table size, then points for 1st, 2nd, …)."
+                ) from None
+        for size, points in spec.items():
+            if len(points) != int(size):
+                raise forms.ValidationError(f"A {size}-player table needs {size} numbers, not {len(points)}.")
+        try:
+            swiss.scoring_profile(spec)
+        except swiss.SwissError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        return spec
+
+    def clean(self) -> dict:
+        data = super().clean()
+        order = [data.get(f"tiebreaker_{i}") for i in (1, 2, 3)]
+        if all(order) and len(set(order)) != 3:
+            raise forms.ValidationError("Each tiebreaker can be used once.")
+        return data
+
+    def event_fields(self) -> dict:
+        """The model fields this form sets, for ``services.event_create``."""
+        order = [self.cleaned_data[f"tiebreaker_{i}"] for i in (1, 2, 3)]
+        fields = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        fields["scoring"] = self.cleaned_data.get("scoring_text") or {}
+        # Empty means "the default order", so a later change of the default reaches untouched events.
+        fields["tiebreakers"] = [] if tuple(order) == swiss.DEFAULT_TIEBREAKERS[:3] else [*order, "draw"]
+        return fields
+
+    def save(self, commit: bool = True) -> Event:
+        for name, value in self.event_fields().items():
+            setattr(self.instance, name, value)
+        return super().save(commit)
+
     class Meta:
         model = Event
         fields = [

@@ -68,6 +68,7 @@ def self_register(request: HttpRequest, slug: str) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 email=form.cleaned_data["email"],
                 self_registered=True,
+                user=request.user,
             )
         except ActionError as exc:
             form.add_error("name", exc.message)
@@ -89,7 +90,7 @@ def self_register(request: HttpRequest, slug: str) -> HttpResponse:
 def event_create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        event = services.event_create(user=request.user, **form.cleaned_data)
+        event = services.event_create(user=request.user, **form.event_fields())
         messages.success(request, f"{event.name} created. Add players next.")
         return redirect("tournaments:registrations", slug=event.slug)
     return render(request, "tournaments/event_form.html", {"form": form, "creating": True})

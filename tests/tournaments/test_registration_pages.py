@@ -100,3 +100,51 @@ def test_the_public_page_lists_only_active_players(client):
     make_registration(event, "Gone Home", dropped_at="2026-12-05T10:00:00Z")
     body = client.get(event.get_absolute_url()).content.decode()
     assert "Ann Archer" in body and "Gone Home" not in body
+
+
+def event_form_data(**overrides):
+    data = {
+        "name": "Scoring Open",
+        "date": "2026-12-12",
+        "round_minutes": 60,
+        "turn_order": "random",
+        "paper_size": "A4",
+        "sanctioned": "on",
+        "tiebreaker_1": "super_villains",
+        "tiebreaker_2": "opponents_points_rate",
+        "tiebreaker_3": "vp",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_an_event_can_use_custom_points_and_tiebreaker_order(organizer_client):
+    data = event_form_data(
+        scoring_text="4: 6, 4, 2, 1; 3: 6, 4, 2", tiebreaker_1="vp", tiebreaker_3="super_villains"
+    )
+    response = organizer_client.post(reverse("tournaments:event_create"), data)
+    assert response.status_code == 302
+    event = organizer_client.user.event_roles.get().event
+    assert event.scoring == {"4": [6.0, 4.0, 2.0, 1.0], "3": [6.0, 4.0, 2.0]}
+    assert event.tiebreakers == ["vp", "opponents_points_rate", "super_villains", "draw"]
+
+
+def test_malformed_points_are_a_field_error(organizer_client):
+    response = organizer_client.post(
+        reverse("tournaments:event_create"), event_form_data(scoring_text="4: 5, 3, 2")
+    )
+    assert "A 4-player table needs 4 numbers, not 3." in response.content.decode()
+
+
+def test_the_default_tiebreaker_order_is_stored_as_default(organizer_client):
+    organizer_client.post(reverse("tournaments:event_create"), event_form_data())
+    event = organizer_client.user.event_roles.get().event
+    assert event.tiebreakers == [] and event.scoring == {}
+
+
+def test_a_logged_in_player_registering_is_linked_to_their_account(client):
+    event = make_event(self_registration_open=True)
+    user = make_user("walkin")
+    client.force_login(user)
+    client.post(reverse("tournaments:self_register", kwargs={"slug": event.slug}), {"name": "Walk In"})
+    assert Registration.objects.get(event=event).player.user == user

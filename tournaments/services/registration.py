@@ -41,8 +41,10 @@ def _check_can_register(event: Event) -> None:
 
 
 def registration_add(
-    *, event: Event, name: str, email: str = "", notes: str = "", self_registered: bool = False
+    *, event: Event, name: str, email: str = "", notes: str = "", self_registered: bool = False, user=None
 ) -> Registration:
+    """Register a player. A logged-in player registering themselves is linked to their account, so they
+    later see their own results and penalties."""
     name = " ".join(name.split())
     if not name:
         raise ActionError("Enter the player's name.")
@@ -54,7 +56,12 @@ def registration_add(
                 raise ActionError(f"{name} is already registered for this event.")
             if email and other.player.email.casefold() == email.casefold():
                 raise ActionError(f"{email} is already registered for this event (as {other.player.name}).")
-        player = _player_for(name=name, email=email)
+        player = getattr(user, "player", None) if user is not None and user.is_authenticated else None
+        if player is None:
+            player = _player_for(name=name, email=email)
+            if user is not None and user.is_authenticated and player.user_id is None:
+                player.user = user
+                player.save(update_fields=["user"])
         try:
             with transaction.atomic():
                 return Registration.objects.create(
