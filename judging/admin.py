@@ -25,7 +25,15 @@ class PenaltyLogInline(admin.TabularInline):
 class PenaltyAdmin(admin.ModelAdmin):
     """Read-only here: penalties change through the judging pages, so that every change is logged."""
 
-    list_display = ["event", "registration", "spectator_name", "infraction", "type", "recorded_at", "voided_at"]
+    list_display = [
+        "event",
+        "registration",
+        "spectator_name",
+        "infraction",
+        "type",
+        "recorded_at",
+        "voided_at",
+    ]
     list_filter = ["type", "infraction"]
     search_fields = ["registration__player__name", "spectator_name", "event__name"]
     inlines = [PenaltyLogInline]
