@@ -315,3 +315,58 @@ class ResultChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} on {self.table} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class PrintJob(models.Model):
+    """A PDF rendered in the background: match slips, wall sheets, standings, play-off seating."""
+
+    class Kind(models.TextChoices):
+        SLIPS = "slips", "Match slips"
+        PAIRINGS_BY_NAME = "pairings_by_name", "Pairings by name (wall)"
+        PAIRINGS_BY_TABLE = "pairings_by_table", "Pairings by table (wall)"
+        STANDINGS = "standings", "Standings"
+        PLAYOFFS = "playoffs", "Play-off seating"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Rendering"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="print_jobs")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="print_jobs")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # A digest of the data the PDF was made from: when the data changes the printout is stale.
+    source_digest = models.CharField(max_length=64)
+    file = models.FileField(upload_to="printouts/%Y/%m/", blank=True)
+    size = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # Two clicks produce one job: at most one unfinished job per printout.
+            models.UniqueConstraint(
+                fields=["event", "round", "kind"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="one_active_print_job",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} · {self.event}"
+
+    @property
+    def active(self) -> bool:
+        return self.status in self.ACTIVE
