@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tests.factories import make_event, make_players, make_user
+from tests.factories import make_event, make_players, make_registration, make_user
 from tests.tournaments.flow import play_round, play_table
 from tournaments import selectors, services
 from tournaments.errors import ActionError
@@ -384,3 +384,19 @@ def test_the_standings_list_a_late_entry_once_checked_in():
     event.refresh_from_db()
     line = next((s for s in selectors.event_standings(event) if s.registration.pk == late.pk), None)
     assert line is not None and line.points == 0 and line.active
+
+
+def test_a_swap_with_many_warnings_is_logged_within_the_reason_field():
+    # 8 players: every table of round 2 repeats two pairs of round 1, so the warnings run long.
+    event = make_event()
+    for i in range(8):
+        make_registration(event, f"Bartholomew Featherstonehaugh-Cholmondeley {i}", checked_in=True)
+    event = rounds.event_start(event=event)
+    play_round(rounds.round_pair(event=event, number=1), random.Random(1))
+    second = rounds.round_pair(event=event, number=2)
+    first_seats = [view.seats[0] for view in selectors.round_tables(second)]
+    warnings = rounds.seats_swap(round=second, first=first_seats[0], second=first_seats[1])
+    assert len("; ".join(warnings)) > 300
+    change = ResultChange.objects.get(action="swap", table__round=second)
+    assert change.reason == "; ".join(warnings)[: len(change.reason)]
+    assert len(change.reason) <= ResultChange._meta.get_field("reason").max_length
