@@ -214,7 +214,8 @@ def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[st
             action="swap",
             before={"players": [a.registration.player.name, b.registration.player.name]},
             after={"tables": [a.table.number, b.table.number]},
-            reason="; ".join(warnings),
+            # The field holds 300 characters (PostgreSQL refuses more); the page shows every warning.
+            reason="; ".join(warnings)[:300],
         )
     return warnings
 
