@@ -52,7 +52,9 @@ def play_event(n: int, seed: int) -> dict:
     threes: Counter = Counter()
     firsts: Counter = Counter()
     pairs: Counter = Counter()
-    for _ in range(swiss_rounds(n).rounds):
+    dropped = 0
+    rounds = swiss_rounds(n).rounds
+    for round_ in range(1, rounds + 1):
         started = time.perf_counter()
         pairing = pair_round(active, history, seed=seed)
         times.append(time.perf_counter() - started)
@@ -76,6 +78,7 @@ def play_event(n: int, seed: int) -> dict:
         for p in list(active):
             if len(active) > 9 and rng.random() < 0.01:
                 active.remove(p)
+                dropped += round_ < rounds  # a drop after the last round changes nothing
     meetings = sum(pairs.values())
     repeats = meetings - len(pairs)
     twice = {p for pair, k in pairs.items() if k > 1 for p in pair}
@@ -88,6 +91,7 @@ def play_event(n: int, seed: int) -> dict:
         "threes": max(threes.values(), default=0),
         "firsts": max(firsts.values(), default=0),
         "times": times,
+        "dropped": dropped,
     }
 
 
@@ -117,8 +121,15 @@ def main() -> int:
         sizes, events = [8, 9, 12, 13, 16, 17, 20, 24, 32, 48, 64, 100, 128, 1024], args.events or 5
     else:
         sizes, events = [*range(8, 129), 256, 512, 1024], args.events or 20
+    print(
+        "spread: mean over every table of every round of (most - fewest points at the table, before the\n"
+        "round). 'base' pairs the same event state (same history, same totals, same active players) with\n"
+        "the top-down fill, table by table, and measures its spread the same way; the engine's seating is\n"
+        "the one played. atLB: events whose repeat pairs equal LB; 'nd' counts only events without a drop\n"
+        "(a drop can make LB, which counts pairs among all N, unreachable), shown as at LB/events.\n"
+    )
     header = (
-        f"{'N':>5} {'ev':>3} {'rep/ev':>7} {'LB':>4} {'atLB':>5} {'base rep':>8} {'twice':>6} "
+        f"{'N':>5} {'ev':>3} {'rep/ev':>7} {'LB':>4} {'atLB':>5} {'nd':>7} {'base rep':>8} {'twice':>6} "
         f"{'spread':>6} {'base':>6} {'max':>4} {'3p max':>6} {'1st max':>7} {'med ms':>7} {'max ms':>7}"
     )
     print(header)
@@ -128,6 +139,8 @@ def main() -> int:
         count = events if n <= 128 else (3 if n <= 512 else 2)
         results = [play_event(n, seed) for seed in range(count)]
         at_lb = sum(1 for r in results if r["repeats"] == r["lb"]) / count
+        kept = [r for r in results if not r["dropped"]]
+        nd = f"{sum(1 for r in kept if r['repeats'] == r['lb'])}/{len(kept)}"
         engine = [s for r in results for s in r["engine_spread"]]
         base = [s for r in results for s in r["base_spread"]]
         times = [t for r in results for t in r["times"][1:]]  # round 1 needs no search
@@ -135,7 +148,7 @@ def main() -> int:
         base_rep = statistics.mean(baseline_repeats(n, seed) for seed in range(min(count, 5)))
         print(
             f"{n:>5} {count:>3} {statistics.mean(r['repeats'] for r in results):>7.2f} "
-            f"{statistics.mean(r['lb'] for r in results):>4.0f} {at_lb:>5.0%} {base_rep:>8.1f} "
+            f"{statistics.mean(r['lb'] for r in results):>4.1f} {at_lb:>5.0%} {nd:>7} {base_rep:>8.1f} "
             f"{statistics.mean(r['twice'] for r in results):>6.1f} {statistics.mean(engine):>6.2f} "
             f"{statistics.mean(base):>6.2f} {max(engine):>4.0f} {max(r['threes'] for r in results):>6} "
             f"{max(r['firsts'] for r in results):>7} {1000 * statistics.median(times):>7.1f} "

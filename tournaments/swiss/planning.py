@@ -201,10 +201,10 @@ def plan_rounds(
     rng: random.Random,
     table_cost: Callable[[list[int], int], float],
     *,
-    attempts: int = 4,
-    steps: int = 1500,
-    repair_steps: int = 150,
-    repairs: int = 40,
+    attempts: int = 3,
+    steps: int = 800,
+    repair_steps: int = 100,
+    repairs: int = 20,
 ) -> tuple[Tables, int]:
     """The current round's tables and the excess meetings of the best plan found.
 
@@ -222,7 +222,7 @@ def plan_rounds(
 
     best: tuple[int, float, Tables] | None = None
     # 1. Keep the best seating for points if the rest of the event can follow it.
-    for _ in range(max(1, attempts // 2)):
+    for _ in range(1):
         golfer = _Golfer(history, sizes, rng)
         golfer.add_round(current)
         for _ in range(rounds - 1):
