@@ -78,6 +78,24 @@ class StandingLine:
     active: bool
 
 
+def _standings_key(event: Event, active: list[str], tiebreakers, scoring) -> str:
+    inputs = json.dumps([active, tiebreakers, sorted(scoring.points.items())], separators=(",", ":"))
+    digest = hashlib.sha256(inputs.encode()).hexdigest()[:16]
+    return f"standings:{event.pk}:{event.results_version}:{event.seed}:{digest}"
+
+
+def standings_key(event: Event) -> str:
+    """A key that changes whenever the standings may change; pages cache what they render under it. One query."""
+    active = [
+        pid(pk)
+        for pk in event.registrations.filter(
+            checked_in=True, dropped_at__isnull=True, disqualified=False
+        ).values_list("pk", flat=True)
+    ]
+    active.sort(key=int)
+    return _standings_key(event, active, event_tiebreakers(event), event_scoring(event))
+
+
 def event_standings(event: Event) -> list[StandingLine]:
     """Standings after the closed Swiss rounds, cached. Two queries (one when cached).
 
@@ -94,9 +112,7 @@ def event_standings(event: Event) -> list[StandingLine]:
         pid(r.pk) for r in registrations if r.checked_in and r.dropped_at is None and not r.disqualified
     ]
     tiebreakers, scoring = event_tiebreakers(event), event_scoring(event)
-    inputs = json.dumps([active, tiebreakers, sorted(scoring.points.items())], separators=(",", ":"))
-    digest = hashlib.sha256(inputs.encode()).hexdigest()[:16]
-    key = f"standings:{event.pk}:{event.results_version}:{event.seed}:{digest}"
+    key = _standings_key(event, active, tiebreakers, scoring)
     rows = cache.get(key)
     if rows is None:
         rows = swiss.standings(

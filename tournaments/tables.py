@@ -65,21 +65,25 @@ class StandingsTable(tables.Table):
     )
     vp = tables.Column(accessor="tiebreakers__vp", verbose_name="VP", default=0)
     first = tables.Column(
+        accessor="placements",
         empty_values=(),
         verbose_name="1st",
         attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}},
     )
     second = tables.Column(
+        accessor="placements",
         empty_values=(),
         verbose_name="2nd",
         attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}},
     )
     third = tables.Column(
+        accessor="placements",
         empty_values=(),
         verbose_name="3rd",
         attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}},
     )
     fourth = tables.Column(
+        accessor="placements",
         empty_values=(),
         verbose_name="4th",
         attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}},

@@ -6,8 +6,10 @@ results without a manual reload.
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
@@ -69,19 +71,35 @@ def event_live(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/_event_live.html", event_home(request, event))
 
 
+STANDINGS_PER_PAGE = 100
+
+
 @require_GET
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
-    lines = selectors.event_standings(event)
-    table = StandingsTable(lines, event=event)
-    RequestConfig(request, paginate=False).configure(table)
+    query = request.GET.get("q", "").strip()
     export_format = request.GET.get("_export")
     if TableExport.is_valid_format(export_format):
+        table = StandingsTable(selectors.event_standings(event), event=event)
+        RequestConfig(request, paginate=False).configure(table)
         return TableExport(export_format, table).response(f"{event.slug}-standings.{export_format}")
+    # Phones poll this page all round long: the rendered table is cached until the standings change.
+    params = "&".join(f"{k}={request.GET.get(k, '')}" for k in ("page", "sort", "q"))
+    html_key = f"{selectors.standings_key(event)}:html:{params}"
+    table_html = cache.get(html_key)
+    if table_html is None:
+        lines = selectors.event_standings(event)
+        if query:
+            lines = [line for line in lines if query.casefold() in line.registration.player.name.casefold()]
+        table = StandingsTable(lines, event=event)
+        RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
+        table_html = render_to_string("tournaments/_standings_table.html", {"table": table}, request=request)
+        cache.set(html_key, table_html, 3600)
     closed = Round.objects.filter(event=event, kind=Round.Kind.SWISS, status=Round.Status.CLOSED).count()
     context = {
         "event": event,
-        "table": table,
+        "table_html": table_html,
+        "query": query,
         "closed": closed,
         "poll_seconds": POLL_SECONDS,
         "final_ranking": round_services.final_ranking(event),

@@ -191,3 +191,28 @@ def test_swapping_two_players_moves_them_and_warns_about_the_pairing(client):
     assert "Players swapped." in messages
     # After one round of 8 players somebody at a swapped table has met someone there, or points differ.
     assert any("Table" in m for m in messages)
+
+
+def test_the_standings_page_finds_a_player_by_name(client):
+    event = running_event(8)
+    response = client.get(reverse("tournaments:standings", kwargs={"slug": event.slug}), {"q": "player 003"})
+    rows = response.content.decode().count("/players/")
+    assert "Player 003" in response.content.decode() and rows == 1
+
+
+def test_a_slip_in_a_running_round_does_not_change_the_standings_until_it_closes(client):
+    from tournaments.selectors import standings_key
+
+    event = running_event(8)
+    before = standings_key(event)
+    round = Round.objects.get(event=event, number=2)
+    table = Table.objects.filter(round=round).first()
+    from tests.tournaments.flow import play_table
+
+    play_table(table, random.Random(1))
+    event.refresh_from_db()
+    assert standings_key(event) == before
+    play_table(Table.objects.filter(round=round).last(), random.Random(2))
+    rounds.round_close(round=round)
+    event.refresh_from_db()
+    assert standings_key(event) != before

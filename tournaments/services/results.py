@@ -171,7 +171,9 @@ def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, r
     ResultChange.objects.create(
         table=table, user=user, action=action, before=before, after=_snapshot(seats), reason=reason
     )
-    Event.objects.filter(pk=table.round.event_id).update(results_version=F("results_version") + 1)
+    if table.round.closed:
+        # Standings count closed rounds only: a slip in a running round leaves them (and their cache) as they are.
+        Event.objects.filter(pk=table.round.event_id).update(results_version=F("results_version") + 1)
 
 
 def result_enter(
