@@ -43,7 +43,8 @@ _WINDOW = 3  # tables either side searched for a swap partner
 _GROUP_SAMPLE = 24  # players of equal points searched for a swap partner, wherever they sit
 _EXACT_LIMIT = 48  # up to this many players every player is a swap partner
 _PLAN_LIMIT = 40  # up to this many players the remaining rounds are planned together
-_PLAN_STEPS = 3000  # tabu steps at most
+_SPREAD_WEIGHT = 4.0  # points² per point between the highest and lowest points at a table
+_POINTS_STEPS = 100  # annealing steps per player spent on points once repeats are settled
 
 
 @dataclass(frozen=True)
@@ -131,20 +132,54 @@ class _Search:
         for i, p in enumerate(pts):
             self.groups.setdefault(p, []).append(i)
 
+    def greedy_fill(self) -> None:
+        """Top-down fill that skips players who met someone already at the table: each table takes the
+        best-placed player left and then the next best-placed who are new to everyone seated there
+        (the plain top-down fill where the history allows it); a table that cannot be completed so takes
+        the players left who add the fewest repeats."""
+        met, n = self.met, len(self.pts)
+        left = list(range(n))
+        tables: list[list[int]] = []
+        for size in self.sizes:
+            members = [left.pop(0)]
+            i = 0
+            while len(members) < size and i < len(left):
+                c = left[i]
+                seen = met[c]
+                if not seen or all(m not in seen for m in members):
+                    members.append(left.pop(i))
+                else:
+                    i += 1
+            while len(members) < size:
+                c = min(left[: 4 * size], key=lambda c: sum(met[c].get(m, 0) for m in members))
+                left.remove(c)
+                members.append(c)
+            tables.append(members)
+        self.restore(tables)
+
     def table_cost(self, members: list[int], size: int) -> tuple[float, int]:
         pts, met, extra = self.pts, self.met, self.extra[size]
         s = s2 = more = 0.0
         rep = 0
+        high, low = -1e18, 1e18
         for i, a in enumerate(members):
             x = pts[a]
             s += x
             s2 += x * x
+            if x > high:
+                high = x
+            if x < low:
+                low = x
             more += extra[a]
             seen = met[a]
             if seen:
                 for b in members[i + 1 :]:
                     rep += seen.get(b, 0)
-        return self.repeat_weight * rep + s2 - s * s / len(members) + more, rep
+        spread = high - low
+        return (
+            self.repeat_weight * rep + s2 - s * s / len(members) + _SPREAD_WEIGHT * spread + more,
+            rep,
+        )
 
     def energy(self) -> float:
         return sum(self.cost)
@@ -330,7 +365,14 @@ def pair_round(
 
     search = _Search([points[p] for p in order], met, threes, sizes, rng)
     everyone = len(order) <= _EXACT_LIMIT
+    if rounds:
+        search.greedy_fill()
     search.descend(search.troubled(), everyone)
+    if rounds and _POINTS_STEPS and not search.total_repeats:
+        # Repeats settled: spend a fixed budget on points (and the bottom line), never adding a repeat.
+        n = len(order)
+        search.anneal(_POINTS_STEPS * min(n, 64), hot=2.0, cold=0.05, everyone=False)
+        search.descend(list(range(n)) if n <= 128 else search.troubled(), everyone)
     if swiss_rounds is None:
         entrants = len(set(recs) | set(active))
         swiss_rounds = count_rounds(entrants, sanctioned=False).rounds if entrants >= 6 else number
