@@ -10,12 +10,16 @@ Objectives, in order (the issue and DECISIONS.md "Tables"):
 
 They become one cost per table, a weighted sum whose weights keep the order above: every repeat pair
 costs more than any arrangement of points can save. Points cost is the sum of squared deviations from
-the table's mean, which prefers one small pull-down over several. The search starts from the plain
-top-down fill in standings order and improves it by swapping players between tables: a steepest
-descent over the players who cause cost, then, while repeat pairs remain, simulated annealing (which
-can leave the corners a greedy pass paints itself into), then a final descent. Every random choice
-comes from a generator seeded with the event's seed and the round number, and the search runs a fixed
-number of steps (never a time limit), so the same input always gives the same tables.
+the table's mean plus a term for the table's spread (highest minus lowest points), which prefers one
+small pull-down over several. The search starts from a top-down fill in standings order that skips
+players who met someone already at the table, improves it by swapping players between tables (a
+steepest descent over the players who cause cost), and then spends a fixed annealing budget on points
+with repeats settled (never trading a repeat for points). Events of up to ``_PLAN_LIMIT`` players plan
+the remaining rounds with the current one (``planning.py``): the seating is kept only if the rest of
+the event can still go with the fewest repeat pairs possible, else the cheapest round of such a plan is
+played. Every random choice comes from a generator seeded with the event's seed and the round number,
+and every search runs a fixed number of steps (never a time limit), so the same input always gives the
+same tables.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ from collections.abc import Callable
 
 Tables = list[list[int]]
 
+_WIDE = 12  # conflicting players whose swaps one tabu step compares, at most
+
 
 class _Golfer:
     """Rounds of tables over players 0..n-1; ``meet`` counts meetings in the history and all rounds."""
@@ -149,7 +151,8 @@ class _Golfer:
             if not conflicts:
                 break
             if wide:
-                candidates = conflicts
+                # Every conflicting player (a sample of them when there are many) with every partner.
+                candidates = conflicts if len(conflicts) <= _WIDE else rng.sample(conflicts, _WIDE)
             else:
                 candidates = [conflicts[rng.randrange(len(conflicts))]]
             choice, choice_change, ties = None, None, 0
