@@ -44,6 +44,8 @@ def matches(entry, expect: dict) -> bool:
         return False
     if "title_contains" in expect and expect["title_contains"].lower() not in entry.title.lower():
         return False
+    if "text_starts" in expect and not entry.text.startswith(expect["text_starts"]):
+        return False
     return not ("parent" in expect and (entry.parent is None or entry.parent.number != expect["parent"]))
 
 

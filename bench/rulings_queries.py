@@ -1,8 +1,12 @@
 """Judge look-ups with the entry that should come first.
 
 Expected entries are named by document (the first three characters of the source file: "000" … "004")
-and either a rule number, a card (name and optionally set), or a title (exact, or ``title_contains``);
-``kind`` narrows when a title is shared. ``doc`` may be a tuple when two documents print the same text.
+and either a rule number, a card (name and optionally set), a title (exact, or ``title_contains``), or
+the opening words of an untitled passage (``text_starts``); ``kind`` narrows when a title is shared.
+``doc`` may be a tuple when two documents print the same text.
+
+The second half (from "Added") was written later, from a reading of the documents, to check that the
+ranking holds on questions it was not tuned on: abbreviations both ways, questions a judge would ask.
 """
 
 QUERIES = [
@@ -119,4 +123,58 @@ QUERIES = [
         "expect": {"doc": "004", "title": "Draw 3 cards. Discard duplicates."},
     },
     {"q": "Initator", "expect": {"doc": "004", "kind": "glossary", "title": "Initiator"}},
+    # Added: DCDB Advanced Rule Book, tournament and core rules asked as a judge would
+    {"q": "how many swiss rounds for 20 players", "expect": {"doc": "000", "number": "9.070"}},
+    {"q": "can players take notes during a match", "expect": {"doc": "000", "number": "11.050"}},
+    {"q": "is a main character a card", "expect": {"doc": "000", "number": "4.020"}},
+    {"q": "total victory points at end of game", "expect": {"doc": "000", "number": "12.040"}},
+    {"q": "who signs the match slip", "expect": {"doc": "000", "number": "12.080"}},
+    {"q": "record MC and VP on the match slip", "expect": {"doc": "000", "number": "12.070"}},
+    {"q": "player order in play-off rounds", "expect": {"doc": "000", "number": "9.100"}},
+    {"q": "banned card found in a game", "expect": {"doc": "000", "number": "11.030"}},
+    {"q": "penalty for looking at a hidden zone", "expect": {"doc": "000", "number": "10.030"}},
+    {"q": "trigger that only gives power missed", "expect": {"doc": "000", "number": "10.050"}},
+    {"q": "what are the card types", "expect": {"doc": "000", "number": "5.010"}},
+    {"q": "who owns a card", "expect": {"doc": "000", "number": "5.020"}},
+    {"q": "same name but different sets different cards", "expect": {"doc": "000", "number": "5.030"}},
+    {"q": "line-up has less than five cards", "expect": {"doc": "000", "number": "8.080"}},
+    {"q": "when is a card considered played", "expect": {"doc": "000", "number": "2.020"}},
+    {"q": "face down super villain first appearance attack", "expect": {"doc": "000", "number": "8.090"}},
+    {"q": "buy from the SV stack face up", "expect": {"doc": "000", "number": "6.050"}},
+    {"q": "discard only from hand", "expect": {"doc": "000", "number": "6.090"}},
+    {"q": "gained card goes to discard pile", "expect": {"doc": "000", "number": "6.100"}},
+    {"q": "revealing top card does not change deck order", "expect": {"doc": "000", "number": "3.080"}},
+    {"q": "Rogues teamwork foe gains 1 VP", "expect": {"doc": "000", "number": "7.060"}},
+    # Added: Vs. System
+    {"q": "unable to draw cards lose the game", "expect": {"doc": "003", "number": "102.6"}},
+    {"q": "card text contradicts the rules", "expect": {"doc": "003", "number": "103.1"}},
+    {"q": "types of cards character equipment location", "expect": {"doc": "003", "number": "300.1"}},
+    {"q": "mulligan opening hand four new cards", "expect": {"doc": "003", "number": "101.6"}},
+    {"q": "concede the game", "expect": {"doc": "003", "number": "102.5"}},
+    # Added: OverPower
+    {
+        "q": "Any-Power cards and MultiPower cards in the same deck",
+        "expect": {"doc": "004", "text_starts": "Remember that if you choose to include Any-Power"},
+    },
+    {
+        "q": "choose three of four characters front line",
+        "expect": {"doc": "004", "text_starts": "To begin the game, choose three of the four"},
+    },
+    # Added: DCDB rulebooks
+    {
+        "q": "reshuffle discard pile when deck runs out",
+        "expect": {"doc": "002", "title": "Shuffling Your Deck"},
+    },
+    {"q": "location cards go to discard pile when bought", "expect": {"doc": "002", "title": "Locations"}},
+    {
+        "q": "game ends cannot flip a new super-villain",
+        "expect": {"doc": ("001", "002"), "title": "END OF GAME"},
+    },
+    {"q": "Flash always goes first", "expect": {"doc": "001", "title": "GAMEPLAY"}},
+    {"q": "Amazo play again power remains", "expect": {"doc": "002", "title": "Amazo"}},
+    {"q": "Power Ring in card name", "expect": {"doc": "002", "title_contains": "Power Ring, et al"}},
+    {
+        "q": "Star Sapphire weakness no card type",
+        "expect": {"doc": "002", "title": "Star Sapphire Power Ring"},
+    },
 ]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from .parsers.base import normalise
 
-# Abbreviations judges type → what the documents spell out. Both forms are searched.
+# Abbreviations judges type → what the documents spell out. Both forms are searched, both ways: "VP"
+# also finds "victory points", and "victory points" also finds "VP" (see ``terms``).
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "mc": ("main character",),
     "mcs": ("main characters",),
@@ -33,6 +34,28 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "ueob": ("until end of battle",),
     "ueog": ("until end of game",),
 }
+
+# Spelled-out phrases that map back to an abbreviation, as word sequences (see ``words``): every
+# expansion above except the abbreviation's own spellings ("ko'd", "k.o.").
+_SPELLED_OUT_EXTRA: dict[str, tuple[str, ...]] = {
+    "sv": ("super-villain",),
+    "svs": ("super-villains",),
+    "vp": ("victory pts",),
+    "ko": ("knocked out", "knocks out"),
+}
+
+
+def _spelled_out() -> dict[tuple[str, ...], str]:
+    """Phrase (as ``words`` splits it) → abbreviation; a phrase that is only the abbreviation's own
+    spelling ("KO'd") is left out."""
+    found: dict[tuple[str, ...], str] = {}
+    for abbreviation, phrases in ABBREVIATIONS.items():
+        for phrase in (*phrases, *_SPELLED_OUT_EXTRA.get(abbreviation, ())):
+            key = tuple(words(phrase))
+            if len(key) > 1 or (key and "-" in key[0]):
+                found.setdefault(key, abbreviation)
+    return found
+
 
 # Words of a question that say nothing about its subject.
 STOPWORDS = frozenset(
@@ -138,6 +161,33 @@ STOPWORDS = frozenset(
     ]
 )
 
+# Stop words that still say something about the subject ("cards removed", "not your turn"): never
+# required, but an entry that has them ranks a little higher.
+OPTIONAL_WORDS = frozenset(["card", "cards", "not", "no", "have", "has"])
+# Other ways the documents say "not" ("cannot have any power unless it is their turn").
+NEGATIONS = ("cannot", "never", "unless", "nothing", "not", "no")
+
+# First words of a question; a query that starts with one (or ends with "?") is a question.
+QUESTION_WORDS = frozenset(
+    [
+        "what",
+        "whats",
+        "how",
+        "when",
+        "can",
+        "could",
+        "does",
+        "do",
+        "is",
+        "are",
+        "who",
+        "which",
+        "why",
+        "if",
+        "should",
+    ]
+)
+
 # Greek and Cyrillic capitals that OCR puts in place of Latin ones (OverPower tables: Υ/Ν for Y/N).
 _LOOKALIKES = str.maketrans(
     "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧаеорсухАВЕКМНОРСТХ",
@@ -192,19 +242,142 @@ def classify(raw: str) -> Classified:
 
 @dataclass(frozen=True)
 class Term:
-    word: str  # as searched (folded, lower case)
-    alternatives: tuple[str, ...] = field(default=())  # phrases that mean the same (abbreviations)
+    """One thing the query asks for. ``word`` is a single word, or (for a spelled-out abbreviation such as
+    "victory points") the words of a group, all of which must appear; ``alternatives`` are phrases that
+    mean the same ("VP" → "victory points"; "victory points" → "vp")."""
+
+    word: str  # as searched (folded, lower case); words of a group are separated by spaces
+    alternatives: tuple[str, ...] = field(default=())
+    position: int = field(default=0, compare=False)  # where it starts among the query's words
+    optional: bool = False  # a stop word worth ranking by, never required (see OPTIONAL_WORDS)
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The words that must all appear for ``word`` itself to match."""
+        return tuple(self.word.split(" "))
+
+    @property
+    def is_group(self) -> bool:
+        return " " in self.word
 
 
 def words(text: str) -> list[str]:
     return [word.lower().strip("'’-") for word in _WORD.findall(fold(text)) if word.strip("'’-")]
 
 
+_SPELLED_OUT: dict[tuple[str, ...], str] = {}
+
+
+def spelled_out() -> dict[tuple[str, ...], str]:
+    if not _SPELLED_OUT:
+        _SPELLED_OUT.update(_spelled_out())
+    return _SPELLED_OUT
+
+
+def _longest_phrase(found: list[str], start: int) -> tuple[int, str]:
+    """(length, abbreviation) of the longest spelled-out abbreviation starting at ``found[start]``."""
+    phrases = spelled_out()
+    for length in (4, 3, 2, 1):
+        key = tuple(found[start : start + length])
+        if len(key) == length and key in phrases:
+            return length, phrases[key]
+    return 0, ""
+
+
 def terms(text: str) -> list[Term]:
-    """Search terms: stop words dropped (unless nothing else is left), abbreviations expanded."""
+    """Search terms: stop words dropped (unless nothing else is left), abbreviations expanded both
+    ways ("SV" also means "super villain"; "victory points" also means "VP")."""
     found = words(text)
-    kept = [word for word in found if word not in STOPWORDS] or found
-    return [Term(word, ABBREVIATIONS.get(word, ())) for word in kept]
+    out: list[Term] = []
+    index = 0
+    while index < len(found):
+        length, abbreviation = _longest_phrase(found, index)
+        if length:
+            group = [w for w in found[index : index + length] if w not in STOPWORDS]
+            spelled = " ".join(found[index : index + length])
+            others = tuple(p for p in ABBREVIATIONS[abbreviation] if " ".join(words(p)) != spelled)
+            out.append(Term(" ".join(group), (abbreviation, *others), index))
+            index += length
+            continue
+        word = found[index]
+        if word not in STOPWORDS:
+            out.append(Term(word, ABBREVIATIONS.get(word, ()), index))
+        elif word in OPTIONAL_WORDS:
+            same = tuple(n for n in NEGATIONS if n != word) if word in NEGATIONS else ()
+            out.append(Term(word, same, index, optional=True))
+        index += 1
+    if any(not term.optional for term in out):
+        return out
+    return [Term(word, ABBREVIATIONS.get(word, ()), i) for i, word in enumerate(found)]
+
+
+def required(found: list[Term]) -> list[Term]:
+    """The terms an entry must have to be found (optional ones only rank)."""
+    return [term for term in found if not term.optional]
+
+
+def is_question(text: str) -> bool:
+    found = words(text)
+    return bool(found) and (found[0] in QUESTION_WORDS or text.strip().endswith("?"))
+
+
+def also_searched(text: str) -> str:
+    """What the search adds to the query's abbreviations, for display: 'SV FAA' → 'super villain first
+    appearance attack'; 'negative victory points' → 'negative VP'."""
+    found = words(text)
+    out: list[str] = []
+    index = 0
+    while index < len(found):
+        length, abbreviation = _longest_phrase(found, index)
+        if length:
+            out.append(abbreviation.upper())
+            index += length
+            continue
+        word = found[index]
+        out.append(ABBREVIATIONS[word][0] if word in ABBREVIATIONS else word)
+        index += 1
+    return " ".join(out)
+
+
+# --- a light stemmer for ranking ------------------------------------------------------------------
+# The full-text backends stem with their own stemmers (Porter, Snowball) to find candidates; the
+# ranking (``rulings.ranking``) compares words with this one, the same on every database.
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_stems: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    """'zones' → 'zon', 'zone' → 'zon', 'losing' → 'los', 'removed' → 'remov', 'abilities' → 'abiliti'."""
+    found = _stems.get(word)
+    if found is not None:
+        return found
+    w = word.lower()
+    if len(w) > 3:
+        if w.endswith("ies") and len(w) > 4:
+            w = w[:-3] + "i"
+        elif w.endswith(("sses", "xes", "ches", "shes")):
+            w = w[:-2]
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        if w.endswith("ing") and len(w) > 5:
+            w = w[:-3]
+        elif w.endswith("ed") and len(w) > 4:
+            w = w[:-2]
+        elif w.endswith("y") and len(w) > 3:
+            w = w[:-1] + "i"
+        if w.endswith("e") and len(w) > 3:
+            w = w[:-1]
+        if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
+            w = w[:-1]
+    if len(_stems) < 200_000:
+        _stems[word] = w
+    return w
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case letter-and-digit runs of folded text: "Ko'd" → ['ko', 'd'], "line-up" → ['line', 'up']."""
+    return _TOKEN.findall(fold(text).lower())
 
 
 def normalised(text: str) -> str:

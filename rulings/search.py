@@ -18,16 +18,18 @@ Every search runs a fixed number of queries whatever the size of the database.
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils.html import escape
 from rapidfuzz import fuzz, process
 
 from . import query as q
-from .models import CardAlias, Document, Entry, SearchIndex, Section
+from . import ranking
+from .models import Card, CardAlias, Entry, Section
 
 MARK_START, MARK_END = "\u27e6", "\u27e7"  # never in the documents; become <mark> after escaping
 # Entry kinds that are the "thing itself" rather than a comment on it: preferred for numbers and names.
@@ -105,15 +107,22 @@ class SqliteBackend:
 
     def expression(self, terms: list[q.Term], *, any_term: bool, prefix_last: bool) -> str:
         parts = []
+        terms = q.required(terms)
         for index, term in enumerate(terms):
-            options = [self._quote(term.word)]
-            if prefix_last and index == len(terms) - 1 and len(term.word) >= 3:
-                options = [self._quote(term.word) + "*"]
+            if term.is_group:  # "victory points": both words, anywhere
+                options = ["(" + " AND ".join(self._quote(part) for part in term.parts) + ")"]
+            else:
+                options = [self._quote(term.word)]
+                if prefix_last and index == len(terms) - 1 and len(term.word) >= 3:
+                    options = [self._quote(term.word) + "*"]
             options += [self._quote(" ".join(q.words(alt))) for alt in term.alternatives if q.words(alt)]
             parts.append("(" + " OR ".join(options) + ")" if len(options) > 1 else options[0])
         return (" OR " if any_term else " AND ").join(parts)
 
-    def match(self, expression: str, *, game: str | None, document_id: int | None, limit: int):
+    def match(
+        self, expression: str, *, game: str | None, document_id: int | None, limit: int, text: str = ""
+    ):
+        """(entry id, score) of the entries that match, best first by bm25."""
         where, params = ["rulings_fts MATCH %s"], [expression]
         if document_id:
             where.append("s.document_id = %s")
@@ -124,14 +133,13 @@ class SqliteBackend:
             where.append("s.game = %s")
             params.append(game)
         sql = (
-            "SELECT s.entry_id, bm25(rulings_fts, %s, %s, %s) AS score, "
-            f"snippet(rulings_fts, 2, '{MARK_START}', '{MARK_END}', ' … ', 24) "
+            "SELECT s.entry_id, bm25(rulings_fts, %s, %s, %s) AS score "
             "FROM rulings_fts JOIN rulings_searchindex s ON s.id = rulings_fts.rowid "
             f"WHERE {' AND '.join(where)} ORDER BY score LIMIT %s"
         )
         with connection.cursor() as cursor:
             cursor.execute(sql, [*self.weights, *params, limit])
-            return [(entry_id, -score, snippet) for entry_id, score, snippet in cursor.fetchall()]
+            return [(entry_id, -score) for entry_id, score in cursor.fetchall()]
 
     def rebuild(self) -> None:
         with connection.cursor() as cursor:
@@ -142,26 +150,37 @@ class PostgresBackend:
     """A generated ``tsv`` column (title A, names B, body C) with GIN, plus trigram similarity on titles."""
 
     @staticmethod
-    def _lexeme(word: str) -> str:
-        return re.sub(r"[^\w]", "", word)
+    def _lexemes(text: str) -> list[str]:
+        return q.tokens(text)
 
     def expression(self, terms: list[q.Term], *, any_term: bool, prefix_last: bool) -> str:
         parts = []
+        terms = q.required(terms)
         for index, term in enumerate(terms):
-            word = self._lexeme(term.word)
-            if not word:
-                continue
-            options = [word + (":*" if prefix_last and index == len(terms) - 1 and len(word) >= 3 else "")]
+            if term.is_group:
+                group = [w for part in term.parts for w in self._lexemes(part)]
+                options = ["(" + " & ".join(group) + ")"] if group else []
+            else:
+                lexemes = self._lexemes(term.word)
+                if not lexemes:
+                    continue
+                last = prefix_last and index == len(terms) - 1 and len(lexemes[0]) >= 3
+                if len(lexemes) > 1:  # "line-up", "h'el": the words in a row
+                    options = ["(" + " <-> ".join(lexemes) + ")"]
+                else:
+                    options = [lexemes[0] + (":*" if last else "")]
             for alt in term.alternatives:
-                lexemes = [self._lexeme(w) for w in q.words(alt) if self._lexeme(w)]
+                lexemes = self._lexemes(alt)
                 if lexemes:
                     options.append("(" + " <-> ".join(lexemes) + ")")
-            parts.append("(" + " | ".join(options) + ")")
+            if options:
+                parts.append("(" + " | ".join(options) + ")")
         return (" | " if any_term else " & ").join(parts)
 
     def match(
         self, expression: str, *, game: str | None, document_id: int | None, limit: int, text: str = ""
     ):
+        """(entry id, score) of the entries that match, best first by ts_rank_cd and title similarity."""
         if not expression:
             return []
         where, params = ["s.tsv @@ query"], []
@@ -174,15 +193,13 @@ class PostgresBackend:
             where.append("s.game = %s")
             params.append(game)
         sql = (
-            "SELECT s.entry_id, ts_rank_cd(s.tsv, query, 1) + 0.5 * similarity(s.title, %s) AS score, "
-            "ts_headline('english', s.body, query, %s) "
+            "SELECT s.entry_id, ts_rank_cd(s.tsv, query, 1) + 0.5 * similarity(s.title, %s) AS score "
             "FROM rulings_searchindex s, to_tsquery('english', %s) query "
             f"WHERE {' AND '.join(where)} ORDER BY score DESC, s.entry_id LIMIT %s"
         )
-        options = f"StartSel={MARK_START}, StopSel={MARK_END}, MaxWords=30, MinWords=12, MaxFragments=2"
         with connection.cursor() as cursor:
-            cursor.execute(sql, [text, options, expression, *params, limit])
-            return [(entry_id, float(score), snippet) for entry_id, score, snippet in cursor.fetchall()]
+            cursor.execute(sql, [text, expression, *params, limit])
+            return [(entry_id, float(score)) for entry_id, score in cursor.fetchall()]
 
     def rebuild(self) -> None:
         """Nothing to do: the generated column and its indexes follow the rows."""
@@ -196,7 +213,32 @@ def rebuild_index() -> None:
     backend().rebuild()
 
 
-# --- vocabulary for typo correction (cached per import generation) --------------------------------
+# --- what every search needs, compiled once per process -------------------------------------------
+# A document's rows never change after its import (a re-parse or a new edition is a new document), so
+# what is read from them is kept per document for the life of the process; which documents exist and
+# which are current is read once per search, with one small query.
+
+
+@dataclass
+class DocumentData:
+    """One imported document, compiled for search."""
+
+    key: tuple  # (id, checksum, imported_at): a document row with the same key has the same entries
+    entries: dict[int, ranking.EntryWords]
+    names: dict[str, list[tuple]]  # normalised name → [(rank key, entry id, how)]; how: title/alias/section
+    printed_names: dict[str, str]  # normalised name → as printed (titles, aliases, section titles)
+    numbers: dict[str, list[int]]  # printed number → entry ids
+    children: dict[int, list[int]]  # entry id → its examples, list items, card rulings, sub-rules
+    words: Counter  # every word of the document (typo correction)
+    stats: ranking.Statistics
+
+
+@dataclass
+class DocumentInfo:
+    id: int
+    slug: str
+    game: str
+    is_current: bool
 
 
 @dataclass
@@ -206,40 +248,199 @@ class Vocabulary:
     words: Counter
 
 
-_vocabulary: Vocabulary | None = None
+@dataclass
+class Catalogue:
+    """The documents as they are now: their compiled data, current ones' vocabulary and statistics."""
+
+    generation: tuple
+    documents: dict[int, DocumentInfo]
+    data: dict[int, DocumentData]
+    current_stats: ranking.Statistics
+    _vocabulary: Vocabulary | None = None
+
+    def vocabulary(self) -> Vocabulary:
+        if self._vocabulary is None:
+            names: dict[str, str] = {}
+            words: Counter = Counter()
+            for document_id, info in self.documents.items():
+                if info.is_current:
+                    for key, printed in self.data[document_id].printed_names.items():
+                        names.setdefault(key, printed)
+                    words.update(self.data[document_id].words)
+            names.pop("", None)
+            self._vocabulary = Vocabulary(self.generation, names, words)
+        return self._vocabulary
+
+    def entry(self, entry_id: int) -> ranking.EntryWords | None:
+        for data in self.data.values():
+            found = data.entries.get(entry_id)
+            if found is not None:
+                return found
+        return None
+
+    def in_scope(self, *, game: str | None, document_id: int | None) -> list[int]:
+        return [
+            info.id
+            for info in self.documents.values()
+            if (info.id == document_id if document_id else info.is_current)
+            and (not game or info.game == game)
+        ]
 
 
-def _generation() -> tuple:
-    row = Document.objects.aggregate(last=Max("pk"), at=Max("imported_at"))
-    return (row["last"], row["at"])
+_documents: dict[tuple, DocumentData] = {}
+_catalogue: Catalogue | None = None
+_lock = threading.Lock()
+
+
+def _document_rows() -> list[tuple]:
+    """One query: every document with what says whether its compiled data is still good."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT d.id, d.checksum, d.imported_at, d.is_current, d.slug, g.code "
+            "FROM rulings_document d JOIN rulings_game g ON g.id = d.game_id ORDER BY d.id"
+        )
+        return cursor.fetchall()
+
+
+def _compile_document(key: tuple) -> DocumentData:
+    document_id = key[0]
+    sections = dict(Section.objects.filter(document_id=document_id).values_list("pk", "title"))
+    section_names = dict(
+        Section.objects.filter(document_id=document_id).values_list("pk", "normalised_title")
+    )
+    cards = {
+        pk: [name, set_name]
+        for pk, name, set_name in Card.objects.filter(document_id=document_id).values_list(
+            "pk", "name", "set_name"
+        )
+    }
+    aliases: dict[int, list[tuple[str, str]]] = {}
+    for card_id, alias, alias_normalised in CardAlias.objects.filter(
+        card__document_id=document_id
+    ).values_list("card_id", "alias", "normalised"):
+        aliases.setdefault(card_id, []).append((alias, alias_normalised))
+    rows = list(
+        Entry.objects.filter(document_id=document_id)
+        .order_by("order", "pk")
+        .values_list(
+            "pk",
+            "kind",
+            "order",
+            "number",
+            "title",
+            "normalised_title",
+            "section_id",
+            "parent_id",
+            "card_id",
+            "search_row__title",
+            "search_row__names",
+            "search_row__body",
+        )
+    )
+    entries: dict[int, ranking.EntryWords] = {}
+    names: dict[str, list[tuple]] = {}
+    printed: dict[str, str] = {}
+    numbers: dict[str, list[int]] = {}
+    children: dict[int, list[int]] = {}
+    words: Counter = Counter()
+    first_in_section: dict[int, int] = {}
+    by_number: dict[str, int] = {}
+    for (
+        pk,
+        kind,
+        order,
+        number,
+        title,
+        norm_title,
+        section_id,
+        parent_id,
+        card_id,
+        s_title,
+        s_names,
+        body,
+    ) in rows:
+        card_names = [*cards.get(card_id, []), *(a for a, _ in aliases.get(card_id, []))] if card_id else []
+        entries[pk] = ranking.index_entry(
+            entry_id=pk,
+            document_id=document_id,
+            kind=kind,
+            order=order,
+            title=s_title or "",
+            names=" ".join(card_names),
+            section=sections.get(section_id, ""),
+            body=body or "",
+        )
+        words.update(q.words(f"{s_title or ''} {s_names or ''} {body or ''}"))
+        rank_key = (NAMED_KINDS.index(kind) if kind in NAMED_KINDS else 99, document_id, order)
+        if title and kind in NAMED_KINDS:
+            names.setdefault(norm_title, []).append(((False, *rank_key), pk, "title"))
+            printed.setdefault(norm_title, title)
+        if kind == "card" and card_id in aliases:
+            for alias, alias_normalised in aliases[card_id]:
+                if alias_normalised != norm_title:
+                    names.setdefault(alias_normalised, []).append(((True, *rank_key), pk, "alias"))
+                printed.setdefault(alias_normalised, alias)
+        if parent_id is None and section_id not in first_in_section:
+            first_in_section[section_id] = pk
+            section_name = section_names.get(section_id, "")
+            if section_name and section_name != norm_title:
+                names.setdefault(section_name, []).append(((True, *rank_key), pk, "section"))
+        if number:
+            numbers.setdefault(number, []).append(pk)
+            if kind in PRIMARY_KINDS:
+                by_number.setdefault(number, pk)
+        if parent_id is not None:
+            children.setdefault(parent_id, []).append(pk)
+    for section_id, title in sections.items():
+        printed.setdefault(section_names.get(section_id, ""), title)
+    # Vs. System sub-rules (702.6a) sit under their rule (702.6), like examples under theirs.
+    for number, ids in numbers.items():
+        if re.fullmatch(r"\d{3}\.\d{1,2}[a-z]", number) and number[:-1] in by_number:
+            owner = by_number[number[:-1]]
+            for pk in ids:
+                if pk not in children.get(owner, ()) and pk != owner:
+                    children.setdefault(owner, []).append(pk)
+    for ids in children.values():
+        ids.sort(key=lambda pk: entries[pk].order)
+    for found in names.values():
+        found.sort()
+    printed.pop("", None)
+    stats = ranking.Statistics()
+    stats.add(list(entries.values()))
+    return DocumentData(key, entries, names, printed, numbers, children, words, stats)
+
+
+def catalogue() -> Catalogue:
+    """The compiled documents as the database has them now (one query when nothing changed)."""
+    global _catalogue
+    rows = _document_rows()
+    generation = tuple(rows)
+    current = _catalogue
+    if current is not None and current.generation == generation:
+        return current
+    with _lock:
+        data: dict[int, DocumentData] = {}
+        documents: dict[int, DocumentInfo] = {}
+        for document_id, checksum, imported_at, is_current, slug, game in rows:
+            key = (document_id, checksum, str(imported_at))
+            if key not in _documents:
+                _documents[key] = _compile_document(key)
+            data[document_id] = _documents[key]
+            documents[document_id] = DocumentInfo(document_id, slug, game, bool(is_current))
+        for key in [key for key in _documents if data.get(key[0]) is not _documents[key]]:
+            del _documents[key]  # deleted or replaced documents
+        stats = ranking.Statistics()
+        for document_id, info in documents.items():
+            if info.is_current:
+                stats = stats.merged(data[document_id].stats)
+        _catalogue = Catalogue(generation, documents, data, stats)
+        return _catalogue
 
 
 def vocabulary() -> Vocabulary:
     """Card names, aliases, glossary terms, keywords and section titles, and every word of the current
     documents; rebuilt when a document is imported."""
-    global _vocabulary
-    generation = _generation()
-    if _vocabulary is not None and _vocabulary.generation == generation:
-        return _vocabulary
-    names: dict[str, str] = {}
-    for title in (
-        Entry.objects.filter(document__is_current=True, kind__in=NAMED_KINDS)
-        .exclude(title="")
-        .values_list("title", flat=True)
-    ):
-        names.setdefault(q.normalised(title), title)
-    for alias in CardAlias.objects.filter(card__document__is_current=True).values_list("alias", flat=True):
-        names.setdefault(q.normalised(alias), alias)
-    for title in Section.objects.filter(document__is_current=True).values_list("title", flat=True):
-        names.setdefault(q.normalised(title), title)
-    words: Counter = Counter()
-    for title, names_, body in SearchIndex.objects.filter(is_current=True).values_list(
-        "title", "names", "body"
-    ):
-        words.update(q.words(f"{title} {names_} {body}"))
-    names.pop("", None)
-    _vocabulary = Vocabulary(generation, names, words)
-    return _vocabulary
+    return catalogue().vocabulary()
 
 
 def close_name(text: str, vocab: Vocabulary, cutoff: float = 90) -> str:
@@ -273,97 +474,89 @@ def correct(text: str, vocab: Vocabulary) -> str:
 
 # --- the search ---------------------------------------------------------------------------------
 
+CANDIDATES = 100  # full-text matches ranked per query (the backend's best ones when there are more)
+
 
 def _load(ids: list[int]) -> dict[int, Entry]:
+    """Every entry a result shows, hits and their children, in one query."""
+    if not ids:
+        return {}
     rows = Entry.objects.filter(pk__in=ids).select_related("document", "section", "card", "parent")
     return {row.pk: row for row in rows}
 
 
-def _children(entries: list[Entry]) -> dict[int, list[Entry]]:
-    """Examples, list items and card rulings under each entry; Vs. System sub-rules (702.6a under 702.6)."""
-    if not entries:
-        return {}
-    subrule_q = Q()
-    for entry in entries:
-        if entry.number and re.fullmatch(r"\d{3}\.\d{1,2}", entry.number):
-            subrule_q |= Q(document_id=entry.document_id, number__startswith=entry.number)
-    rows = Entry.objects.filter(Q(parent__in=[e.pk for e in entries]) | subrule_q).select_related("document")
-    by_parent: dict[int, list[Entry]] = {entry.pk: [] for entry in entries}
-    by_number = {(e.document_id, e.number): e.pk for e in entries if e.number}
-    for row in sorted(rows, key=lambda r: (r.document_id, r.order)):
-        if row.parent_id in by_parent and row.pk not in by_parent:
-            by_parent[row.parent_id].append(row)
-        elif re.fullmatch(r"\d{3}\.\d{1,2}[a-z]", row.number):
-            owner = by_number.get((row.document_id, row.number[:-1]))
-            if owner is not None and row not in by_parent[owner]:
-                by_parent[owner].append(row)
-    return by_parent
-
-
-def _by_number(numbers: tuple[str, ...], scope: Q) -> list[Entry]:
-    rows = list(
-        Entry.objects.filter(scope, number__in=numbers).select_related(
-            "document", "section", "card", "parent"
-        )
-    )
-
-    def rank(entry: Entry) -> tuple:
-        return (numbers.index(entry.number), entry.kind not in PRIMARY_KINDS, entry.document_id, entry.order)
-
-    rows.sort(key=rank)
+def _by_number(numbers: tuple[str, ...], cat: Catalogue, document_ids: list[int]) -> list[int]:
+    found = []
+    for document_id in document_ids:
+        data = cat.data[document_id]
+        for number in numbers:
+            for pk in data.numbers.get(number, ()):
+                entry = data.entries[pk]
+                found.append(
+                    ((numbers.index(number), entry.kind not in PRIMARY_KINDS, document_id, entry.order), pk)
+                )
+    found.sort()
     # An example printed with its rule's number (6.122 Ex. 2) sits under that rule, not beside it.
-    primary = {(e.document_id, e.number) for e in rows if e.kind in PRIMARY_KINDS}
-    return [e for e in rows if e.kind in PRIMARY_KINDS or (e.document_id, e.number) not in primary]
+    kinds = {pk: cat.data[key[2]].entries[pk].kind for key, pk in found}
+    primary = {(key[2], key[0]) for key, pk in found if kinds[pk] in PRIMARY_KINDS}
+    return [pk for key, pk in found if kinds[pk] in PRIMARY_KINDS or (key[2], key[0]) not in primary]
 
 
-def _by_name(text: str, scope: Q) -> list[Entry]:
+def _by_name(text: str, cat: Catalogue, document_ids: list[int]) -> list[int]:
+    """Entries named exactly like the query (card names and aliases, glossary terms, keywords, titles,
+    section titles), the exact title first."""
     wanted = {q.normalised(text), q.normalised(q.expand_abbreviations(text))} - {""}
-    if not wanted:
-        return []
-    alias_cards = CardAlias.objects.filter(normalised__in=wanted).values("card_id")
-    rows = list(
-        Entry.objects.filter(scope)
-        .filter(
-            Q(normalised_title__in=wanted, kind__in=NAMED_KINDS)
-            | Q(kind="card", card_id__in=alias_cards)
-            | Q(section__normalised_title__in=wanted, parent__isnull=True)
-        )
-        .select_related("document", "section", "card", "parent")
-        .distinct()
-    )
-
-    def rank(entry: Entry) -> tuple:
-        exact_title = entry.normalised_title in wanted
-        return (
-            not exact_title,
-            NAMED_KINDS.index(entry.kind) if entry.kind in NAMED_KINDS else 99,
-            entry.document_id,
-            entry.order,
-        )
-
-    rows.sort(key=rank)
-    # A section matched by title: its first entry stands for it.
-    seen_sections: set[int] = set()
-    kept = []
-    for entry in rows:
-        if entry.normalised_title not in wanted and entry.kind != "card":
-            if entry.section_id in seen_sections:
+    found: list[tuple] = []
+    for document_id in document_ids:
+        names = cat.data[document_id].names
+        for name in wanted:
+            found += names.get(name, ())
+    found.sort()
+    kept, seen, seen_sections = [], set(), set()
+    for _, pk, how in found:
+        if pk in seen:
+            continue
+        if how == "section":  # a section matched by title: its first entry stands for it
+            if pk in seen_sections:
                 continue
-            seen_sections.add(entry.section_id)
-        kept.append(entry)
+            seen_sections.add(pk)
+        seen.add(pk)
+        kept.append(pk)
     return kept
 
 
-def _full_text(
-    terms: list[q.Term], text: str, *, game, document_id, limit, any_term: bool, prefix_last: bool
-):
+@dataclass
+class _Found:
+    named: list[int]
+    ranked: list[tuple[int, float]]  # (entry id, score), best first
+    terms: list[q.Term]
+    matched: int  # how many entries the words found (named and full text)
+
+
+def _find(text: str, cat: Catalogue, document_ids: list[int], *, game, document_id) -> _Found:
+    """Exact names, then full text: every word (the last one may be unfinished); when that finds
+    little, any word. At most two queries."""
+    terms = q.terms(text)
+    named = _by_name(text, cat, document_ids)
     engine = backend()
-    expression = engine.expression(terms, any_term=any_term, prefix_last=prefix_last)
-    if not expression:
-        return []
-    if isinstance(engine, PostgresBackend):
-        return engine.match(expression, game=game, document_id=document_id, limit=limit, text=text)
-    return engine.match(expression, game=game, document_id=document_id, limit=limit)
+    rows: list[tuple[int, float]] = []
+    expression = engine.expression(terms, any_term=False, prefix_last=True)
+    if expression:
+        rows = engine.match(expression, game=game, document_id=document_id, limit=CANDIDATES, text=text)
+    matched = len(rows) + len(named)
+    if matched < FEW and len(q.required(terms)) > 1:
+        expression = engine.expression(terms, any_term=True, prefix_last=True)
+        if expression:
+            rows += engine.match(expression, game=game, document_id=document_id, limit=CANDIDATES, text=text)
+    seen = set(named)
+    candidates = []
+    for entry_id, _ in rows:
+        entry = cat.entry(entry_id)
+        if entry is not None and entry_id not in seen:
+            seen.add(entry_id)
+            candidates.append(entry)
+    ranked = ranking.rank(candidates, terms, cat.current_stats, prefix_last=True, text=text)
+    return _Found(named, [(entry.entry_id, score) for entry, score in ranked], terms, matched)
 
 
 def search(*, query: str, game: str | None = None, document: str | None = None, limit: int = 20) -> Results:
@@ -371,20 +564,33 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
     classified = q.classify(query)
     if classified.kind == "empty":
         return Results(query=query, hits=[], kind="empty")
-    scope = _scope(game=game, document=document)
+    cat = catalogue()
+    document_id = None
+    if document:
+        document_id = next((info.id for info in cat.documents.values() if info.slug == document), None)
+        if document_id is None:
+            return Results(query=query, hits=[])
+    document_ids = cat.in_scope(game=game, document_id=document_id)
+
     if classified.kind == "number":
-        found = _by_number(classified.numbers, scope)
+        found = _by_number(classified.numbers, cat, document_ids)[:limit]
         if found:
-            children = _children(found)
+            children = {pk: cat.data[cat.entry(pk).document_id].children.get(pk, []) for pk in found}
+            loaded = _load([*found, *(c for ids in children.values() for c in ids)])
             hits = [
-                Hit(e, 1000.0, plain_snippet(e.text, []), "number", children.get(e.pk, [])) for e in found
+                Hit(
+                    loaded[pk],
+                    1000.0,
+                    plain_snippet(loaded[pk].text, []),
+                    "number",
+                    [loaded[c] for c in children[pk] if c in loaded],
+                )
+                for pk in found
+                if pk in loaded
             ]
-            return Results(query=query, hits=hits[:limit], kind="number")
+            return Results(query=query, hits=hits, kind="number")
         section = (
-            Section.objects.filter(
-                Q(document__slug=document) if document else Q(document__is_current=True),
-                number__in=classified.numbers,
-            )
+            Section.objects.filter(document_id__in=document_ids, number__in=classified.numbers)
             .select_related("document")
             .first()
         )
@@ -397,59 +603,47 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
                 section=section,
             )
 
-    document_id = None
-    if document:
-        document_id = Document.objects.filter(slug=document).values_list("pk", flat=True).first()
-        if document_id is None:
-            return Results(query=query, hits=[])
-
-    def run(text: str) -> tuple[list[Hit], int]:
-        terms = q.terms(text)
-        named = _by_name(text, scope)
-        rows = _full_text(
-            terms, text, game=game, document_id=document_id, limit=limit, any_term=False, prefix_last=True
-        )
-        found_all = len(rows) + len(named)
-        if found_all < FEW and len(terms) > 1:
-            rows += _full_text(
-                terms, text, game=game, document_id=document_id, limit=limit, any_term=True, prefix_last=True
-            )
-        loaded = _load([row[0] for row in rows])
-        hits = [Hit(e, 1000.0, plain_snippet(e.text, [t.word for t in terms]), "name") for e in named]
-        seen = {e.pk for e in named}
-        for entry_id, score, snippet in rows:
-            if entry_id in seen or entry_id not in loaded:
-                continue
-            seen.add(entry_id)
-            hits.append(Hit(loaded[entry_id], score, highlight(snippet or ""), "text"))
-        return hits, found_all
-
-    hits, found_all = run(query)
+    found = _find(query, cat, document_ids, game=game, document_id=document_id)
     corrected = ""
     suggestion = ""
-    if found_all == 0 and len(query) >= 4:  # every word together found nothing: maybe a typo
-        suggestion = correct(query, vocabulary())
-    elif not any(hit.how == "name" for hit in hits) and 4 <= len(query) <= 40 and len(q.words(query)) <= 4:
+    if found.matched == 0 and len(query) >= 4:  # every word together found nothing: maybe a typo
+        suggestion = correct(query, cat.vocabulary())
+    elif not found.named and 4 <= len(query) <= 40 and len(q.words(query)) <= 4:
         # Words were found, but a name is spelled almost like the query: the judge meant the name.
-        suggestion = close_name(query, vocabulary())
+        suggestion = close_name(query, cat.vocabulary())
     if suggestion and q.normalised(suggestion) != q.normalised(query):
-        better, _ = run(suggestion)
-        if better:
-            hits, corrected = better, suggestion
-    hits = hits[:limit]
-    named_hits = [h.entry for h in hits if h.how == "name"]
-    if named_hits:
-        children = _children(named_hits)
-        for hit in hits:
-            if hit.how == "name":
-                hit.children = children.get(hit.entry.pk, [])
-    expanded = q.expand_abbreviations(corrected or query)
+        better = _find(suggestion, cat, document_ids, game=game, document_id=document_id)
+        if better.named or better.ranked:
+            found, corrected = better, suggestion
+
+    chosen: list[tuple[int, float, str]] = [(pk, 1000.0, "name") for pk in found.named]
+    chosen += [(pk, score, "text") for pk, score in found.ranked]
+    chosen = chosen[:limit]
+    children = {
+        pk: cat.data[cat.entry(pk).document_id].children.get(pk, []) for pk, _, how in chosen if how == "name"
+    }
+    loaded = _load([pk for pk, _, _ in chosen] + [c for ids in children.values() for c in ids])
+    snippet_words = [w for term in found.terms for w in term.parts]
+    hits = []
+    for pk, score, how in chosen:
+        entry = loaded.get(pk)
+        if entry is None:
+            continue
+        if how == "name":
+            kids = [loaded[c] for c in children.get(pk, []) if c in loaded]
+            hits.append(Hit(entry, score, plain_snippet(entry.text, snippet_words), "name", kids))
+        else:
+            body = q.fold(entry.text)
+            marked = ranking.snippet_marks(body, found.terms, start=MARK_START, end=MARK_END)
+            hits.append(Hit(entry, score, highlight(marked), "text"))
+    searched = corrected or query
+    expanded = q.also_searched(searched)
     return Results(
         query=query,
         hits=hits,
         kind="words",
         corrected=corrected,
-        expanded=expanded if expanded != " ".join(q.words(corrected or query)) else "",
+        expanded=expanded if expanded != " ".join(q.words(searched)) else "",
     )
 
 
