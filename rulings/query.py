@@ -111,6 +111,8 @@ STOPWORDS = frozenset(
         "why",
         "how",
         "happens",
+        "many",
+        "much",
         "happen",
         "happened",
         "i",

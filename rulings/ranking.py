@@ -16,6 +16,8 @@ document by ``rulings.search``):
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 import re
 from collections import Counter
@@ -26,6 +28,7 @@ from . import query as q
 FIELDS = ("t", "c", "s", "b")  # number and title, card names, section title, body
 WEIGHTS = {"t": 5.0, "c": 3.0, "s": 0.7, "b": 1.0}
 LENGTH_NORMALISATION = {"t": 0.5, "c": 0.3, "s": 0.0, "b": 0.75}
+UNTITLED_SECTION_WEIGHT = 2.0
 K1 = 1.2
 KIND_PRIOR = {
     "rule": 1.0,
@@ -58,6 +61,7 @@ class EntryWords:
     surface: frozenset[str]  # the title's and body's words as printed (lower case, not stemmed)
     about_a_card: bool  # a card heading, card note or card ruling: about one card
     question_stems: frozenset[str]  # every word of a title that is a question (FAQ), stop words too
+    titled: bool  # has a title of its own (not only a number)
 
 
 def index_entry(
@@ -92,6 +96,7 @@ def index_entry(
         surface,
         about_a_card,
         question_stems,
+        bool(title_stems),
     )
 
 
@@ -117,6 +122,25 @@ class Statistics:
     def average(self, name: str) -> float:
         return max(1.0, self.total_lengths[name] / max(1, self.count))
 
+    @functools.cached_property
+    def averages(self) -> dict[str, float]:
+        return {name: self.average(name) for name in FIELDS}
+
+    @functools.cached_property
+    def _sorted_words(self) -> list[str]:
+        return sorted(self.df)
+
+    def completions(self, prefix: str, most: int = 8) -> list[str]:
+        """The most frequent words of the documents that start with ``prefix`` (not ``prefix`` itself)."""
+        words = self._sorted_words
+        found = []
+        for index in range(bisect.bisect_left(words, prefix), len(words)):
+            if not words[index].startswith(prefix):
+                break
+            if words[index] != prefix:
+                found.append(words[index])
+        return sorted(found, key=lambda word: -self.df[word])[:most]
+
     def idf(self, df: int) -> float:
         return math.log(1 + (self.count - df + 0.5) / (df + 0.5))
 
@@ -126,7 +150,7 @@ class Statistics:
 Sequence = tuple[str, ...]  # stems that must follow each other (one stem: a single word)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Wanted:
     """One term of the query: any of ``options`` matches; an option is sequences that must all appear."""
 
@@ -136,12 +160,14 @@ class Wanted:
     surface: frozenset[str] = frozenset()  # the words as typed (not stemmed)
     optional: bool = False  # ranks, but an entry without it is not missing anything
 
-    @property
-    def stems(self) -> set[str]:
-        return {word for option in self.options for sequence in option for word in sequence}
+    @functools.cached_property
+    def stems(self) -> frozenset[str]:
+        return frozenset(word for option in self.options for sequence in option for word in sequence)
 
 
-def compile_terms(terms: list[q.Term], *, prefix_last: bool) -> list[Wanted]:
+def compile_terms(terms: list[q.Term], *, prefix_last: bool, stats: Statistics | None = None) -> list[Wanted]:
+    """The query's terms as stems. The last word may be unfinished: with ``stats``, the words of the
+    documents that start with it (the most frequent few) are options too."""
     compiled = []
     for index, term in enumerate(terms):
         options: list[tuple[Sequence, ...]] = []
@@ -165,30 +191,33 @@ def compile_terms(terms: list[q.Term], *, prefix_last: bool) -> list[Wanted]:
         ):
             own_tokens = q.tokens(term.word)
             prefix = q.stem(own_tokens[-1]) if len(own_tokens) == 1 else ""
+            if prefix and stats is not None:
+                options += [((word,),) for word in stats.completions(prefix)]
         if options:
             surface = frozenset(w for part in term.parts for w in q.tokens(part))
             compiled.append(Wanted(tuple(options), prefix, term.position, surface, term.optional))
     return compiled
 
 
-def _sequence_starts(found: dict[str, list[int]], sequence: Sequence, prefix: str = "") -> list[int]:
-    first = found.get(sequence[0], [])
-    if prefix and len(sequence) == 1:
-        extra = [p for word, at in found.items() if word != prefix and word.startswith(prefix) for p in at]
-        if extra:
-            first = sorted([*first, *extra])
-    if len(sequence) == 1:
-        return first
-    following = [set(found.get(word, ())) for word in sequence[1:]]
-    return [p for p in first if all(p + i + 1 in later for i, later in enumerate(following))]
-
-
-def _option_positions(found: dict[str, list[int]], option: tuple[Sequence, ...], prefix: str) -> list[int]:
-    """Start positions of the option's first sequence, if every sequence of the option appears."""
-    starts = [_sequence_starts(found, sequence, prefix) for sequence in option]
-    if not all(starts):
-        return []
-    return starts[0] if len(starts) == 1 else sorted(p for s in starts for p in s)
+def _option_positions(found: dict[str, list[int]], option: tuple[Sequence, ...]) -> list[int]:
+    """Start positions of the option's sequences, if every sequence of the option appears."""
+    if len(option) == 1 and len(option[0]) == 1:  # one word: most terms
+        return found.get(option[0][0], [])
+    starts = []
+    for sequence in option:
+        first = found.get(sequence[0])
+        if not first:
+            return []
+        if len(sequence) > 1:
+            following = [found.get(word) for word in sequence[1:]]
+            if not all(following):
+                return []
+            sets = [set(at) for at in following]
+            first = [p for p in first if all(p + i + 1 in later for i, later in enumerate(sets))]
+            if not first:
+                return []
+        starts.append(first)
+    return starts[0] if len(starts) == 1 else sorted(p for at in starts for p in at)
 
 
 def term_df(wanted: Wanted, stats: Statistics) -> int:
@@ -207,6 +236,7 @@ def score(
 ) -> float:
     if not wanted:
         return 0.0
+    averages = stats.averages
     total = 0.0
     strong = 0.0
     required_found = 0
@@ -220,16 +250,21 @@ def score(
         term_text: list[int] = []
         for name in FIELDS:
             found = entry.positions[name]
+            if not found:
+                continue
             where: list[int] = []
             for option in term.options:
-                where = _option_positions(found, option, term.prefix) or where
+                where = _option_positions(found, option)
                 if where:
                     break
             if not where:
                 continue
             b = LENGTH_NORMALISATION[name]
-            norm = 1 - b + b * entry.lengths[name] / stats.average(name)
-            weighted += WEIGHTS[name] * len(where) / norm
+            norm = 1 - b + b * entry.lengths[name] / averages[name]
+            weight = WEIGHTS[name]
+            if name == "s" and not entry.titled:  # an untitled rule: its section title is its heading
+                weight = UNTITLED_SECTION_WEIGHT
+            weighted += weight * len(where) / norm
             if name != "s":
                 in_own_fields = True
             if name == "b":
@@ -240,8 +275,6 @@ def score(
             if name == "t":
                 term_text = where + term_text
                 title_covered |= term.stems & entry.title_stems
-                if term.prefix:
-                    title_covered |= {w for w in entry.title_stems if w.startswith(term.prefix)}
         text_hits.append(term_text)
         if weighted:
             total += idf * weighted * (K1 + 1) / (weighted + K1)
@@ -298,14 +331,25 @@ def _smallest_window(positions: list[list[int]]) -> int:
 
 
 def rank(
-    candidates: list[EntryWords], terms: list[q.Term], stats: Statistics, *, prefix_last: bool, text: str = ""
+    candidates: list[EntryWords],
+    terms: list[q.Term],
+    stats: Statistics,
+    *,
+    prefix_last: bool,
+    text: str = "",
+    priors: dict[int, float] | None = None,
 ) -> list[tuple[EntryWords, float]]:
     """Candidates, best first (ties: document, then order in the document). ``text`` is the query as
-    typed: a question is also compared, every word, with the questions the documents ask (FAQ)."""
-    wanted = compile_terms(terms, prefix_last=prefix_last)
+    typed: a question is also compared, every word, with the questions the documents ask (FAQ).
+    ``priors`` weighs documents (document id → factor), e.g. to prefer one game's documents."""
+    wanted = compile_terms(terms, prefix_last=prefix_last, stats=stats)
     idfs = [stats.idf(term_df(term, stats)) for term in wanted]
     question = frozenset(q.stem(word) for word in q.tokens(text)) if q.is_question(text) else frozenset()
-    scored = [(entry, score(entry, wanted, stats, idfs, question)) for entry in candidates]
+    prior = priors or {}
+    scored = [
+        (entry, score(entry, wanted, stats, idfs, question) * prior.get(entry.document_id, 1.0))
+        for entry in candidates
+    ]
     scored.sort(key=lambda pair: (-pair[1], pair[0].document_id, pair[0].order))
     return scored
 
@@ -315,33 +359,49 @@ def rank(
 _TOKEN_SPAN = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-def snippet_marks(text: str, terms: list[q.Term], *, start: str, end: str, words: int = SNIPPET_WORDS) -> str:
-    """The part of ``text`` with the most query words, ``words`` long, each query word wrapped in
-    ``start``/``end``. Plain text: the caller escapes it."""
-    wanted = compile_terms(terms, prefix_last=True)
-    stems = set().union(*(term.stems for term in wanted)) if wanted else set()
-    prefixes = tuple(term.prefix for term in wanted if term.prefix)
-    spans = [(m.start(), m.end(), q.stem(m.group().lower())) for m in _TOKEN_SPAN.finditer(text)]
-    if not spans:
+def snippet_marks(
+    text: str,
+    entry: EntryWords,
+    wanted: list[Wanted],
+    *,
+    start: str,
+    end: str,
+    words: int = SNIPPET_WORDS,
+) -> str:
+    """The part of ``text`` (the entry's body) with the most query words, ``words`` long, each query
+    word wrapped in ``start``/``end``. Plain text: the caller escapes it. Uses the entry's word positions,
+    so only the words up to the end of the chosen part are looked at again."""
+    found = entry.positions["b"]
+    stems = frozenset().union(*(term.stems for term in wanted)) if wanted else frozenset()
+    marked = sorted({p for word in stems for p in found.get(word, ())})
+    first = 0
+    if entry.lengths["b"] > words and marked:
+        best_count, j = -1, 0
+        for i, p in enumerate(marked):  # the window starting a little before each marked word
+            while j < len(marked) and marked[j] < p + words - 3:
+                j += 1
+            if j - i > best_count:
+                best_count, first = j - i, max(0, min(p - 3, entry.lengths["b"] - words))
+    last = first + words
+    wanted_at = set(marked)
+    out: list[str] = []
+    begin = finish = None
+    cursor = 0
+    for index, match in enumerate(_TOKEN_SPAN.finditer(text)):
+        if index < first:
+            continue
+        if index >= last:
+            break
+        if begin is None:
+            begin = cursor = 0 if first == 0 else match.start()
+        finish = match.end()
+        if index in wanted_at:
+            out.append(text[cursor : match.start()] + start + match.group() + end)
+            cursor = match.end()
+    if begin is None:
         return text.strip()
-    hit = [word in stems or bool(prefixes and word.startswith(prefixes)) for _, _, word in spans]
-    best = 0
-    if len(spans) > words:  # the window with the most marked words (the first such window)
-        count = best_count = sum(hit[:words])
-        for first in range(1, len(spans) - words + 1):
-            count += hit[first + words - 1] - hit[first - 1]
-            if count > best_count:
-                best, best_count = first, count
-    last = min(len(spans), best + words)
-    begin = 0 if best == 0 else spans[best][0]
-    finish = len(text) if last == len(spans) else spans[last - 1][1]
-    out = []
-    cursor = begin
-    for i in range(best, last):
-        s, e, _ = spans[i]
-        if hit[i]:
-            out.append(text[cursor:s] + start + text[s:e] + end)
-            cursor = e
+    if finish is not None and (index < last or last >= entry.lengths["b"]):
+        finish = len(text)
     out.append(text[cursor:finish])
-    marked = "".join(out).strip()
-    return ("… " if begin else "") + marked + (" …" if finish < len(text) else "")
+    marked_text = "".join(out).strip()
+    return ("… " if begin else "") + marked_text + (" …" if finish < len(text) else "")

@@ -29,7 +29,7 @@ from rapidfuzz import fuzz, process
 
 from . import query as q
 from . import ranking
-from .models import Card, CardAlias, Entry, Section
+from .models import Card, CardAlias, Document, Entry, Section
 
 MARK_START, MARK_END = "\u27e6", "\u27e7"  # never in the documents; become <mark> after escaping
 # Entry kinds that are the "thing itself" rather than a comment on it: preferred for numbers and names.
@@ -231,6 +231,10 @@ class DocumentData:
     children: dict[int, list[int]]  # entry id → its examples, list items, card rulings, sub-rules
     words: Counter  # every word of the document (typo correction)
     stats: ranking.Statistics
+    parents: dict[int, int]  # entry id → its parent's id
+    document: Document  # the rows a result shows with its entries, read once (is_current kept up to date)
+    sections: dict[int, Section]
+    cards: dict[int, Card]
 
 
 @dataclass
@@ -304,16 +308,16 @@ def _document_rows() -> list[tuple]:
 
 def _compile_document(key: tuple) -> DocumentData:
     document_id = key[0]
-    sections = dict(Section.objects.filter(document_id=document_id).values_list("pk", "title"))
-    section_names = dict(
-        Section.objects.filter(document_id=document_id).values_list("pk", "normalised_title")
-    )
-    cards = {
-        pk: [name, set_name]
-        for pk, name, set_name in Card.objects.filter(document_id=document_id).values_list(
-            "pk", "name", "set_name"
-        )
-    }
+    document = Document.objects.select_related("game").get(pk=document_id)
+    section_rows = {row.pk: row for row in Section.objects.filter(document_id=document_id)}
+    card_rows = {row.pk: row for row in Card.objects.filter(document_id=document_id)}
+    for row in section_rows.values():
+        Section.document.field.set_cached_value(row, document)
+    for row in card_rows.values():
+        Card.document.field.set_cached_value(row, document)
+    sections = {pk: row.title for pk, row in section_rows.items()}
+    section_names = {pk: row.normalised_title for pk, row in section_rows.items()}
+    cards = {pk: [row.name, row.set_name] for pk, row in card_rows.items()}
     aliases: dict[int, list[tuple[str, str]]] = {}
     for card_id, alias, alias_normalised in CardAlias.objects.filter(
         card__document_id=document_id
@@ -344,6 +348,7 @@ def _compile_document(key: tuple) -> DocumentData:
     children: dict[int, list[int]] = {}
     words: Counter = Counter()
     first_in_section: dict[int, int] = {}
+    parents: dict[int, int] = {}
     by_number: dict[str, int] = {}
     for (
         pk,
@@ -391,6 +396,7 @@ def _compile_document(key: tuple) -> DocumentData:
                 by_number.setdefault(number, pk)
         if parent_id is not None:
             children.setdefault(parent_id, []).append(pk)
+            parents[pk] = parent_id
     for section_id, title in sections.items():
         printed.setdefault(section_names.get(section_id, ""), title)
     # Vs. System sub-rules (702.6a) sit under their rule (702.6), like examples under theirs.
@@ -407,7 +413,20 @@ def _compile_document(key: tuple) -> DocumentData:
     printed.pop("", None)
     stats = ranking.Statistics()
     stats.add(list(entries.values()))
-    return DocumentData(key, entries, names, printed, numbers, children, words, stats)
+    return DocumentData(
+        key,
+        entries,
+        names,
+        printed,
+        numbers,
+        children,
+        words,
+        stats,
+        parents,
+        document,
+        section_rows,
+        card_rows,
+    )
 
 
 def catalogue() -> Catalogue:
@@ -426,6 +445,7 @@ def catalogue() -> Catalogue:
             if key not in _documents:
                 _documents[key] = _compile_document(key)
             data[document_id] = _documents[key]
+            data[document_id].document.is_current = bool(is_current)
             documents[document_id] = DocumentInfo(document_id, slug, game, bool(is_current))
         for key in [key for key in _documents if data.get(key[0]) is not _documents[key]]:
             del _documents[key]  # deleted or replaced documents
@@ -477,12 +497,28 @@ def correct(text: str, vocab: Vocabulary) -> str:
 CANDIDATES = 100  # full-text matches ranked per query (the backend's best ones when there are more)
 
 
-def _load(ids: list[int]) -> dict[int, Entry]:
-    """Every entry a result shows, hits and their children, in one query."""
+def _load(ids: list[int], cat: Catalogue) -> dict[int, Entry]:
+    """Every entry a result shows, hits, their parents and their children, in one query; documents,
+    sections and cards come from the catalogue."""
     if not ids:
         return {}
-    rows = Entry.objects.filter(pk__in=ids).select_related("document", "section", "card", "parent")
-    return {row.pk: row for row in rows}
+    wanted = set(ids)
+    for pk in ids:
+        entry = cat.entry(pk)
+        parent = cat.data[entry.document_id].parents.get(pk) if entry is not None else None
+        if parent is not None:
+            wanted.add(parent)
+    rows = {row.pk: row for row in Entry.objects.filter(pk__in=wanted)}
+    for row in rows.values():
+        data = cat.data.get(row.document_id)
+        if data is None:  # imported since the catalogue was read
+            continue
+        Entry.document.field.set_cached_value(row, data.document)
+        Entry.section.field.set_cached_value(row, data.sections.get(row.section_id))
+        Entry.card.field.set_cached_value(row, data.cards.get(row.card_id) if row.card_id else None)
+        if row.parent_id is None or row.parent_id in rows:
+            Entry.parent.field.set_cached_value(row, rows.get(row.parent_id) if row.parent_id else None)
+    return rows
 
 
 def _by_number(numbers: tuple[str, ...], cat: Catalogue, document_ids: list[int]) -> list[int]:
@@ -576,7 +612,7 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
         found = _by_number(classified.numbers, cat, document_ids)[:limit]
         if found:
             children = {pk: cat.data[cat.entry(pk).document_id].children.get(pk, []) for pk in found}
-            loaded = _load([*found, *(c for ids in children.values() for c in ids)])
+            loaded = _load([*found, *(c for ids in children.values() for c in ids)], cat)
             hits = [
                 Hit(
                     loaded[pk],
@@ -622,8 +658,9 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
     children = {
         pk: cat.data[cat.entry(pk).document_id].children.get(pk, []) for pk, _, how in chosen if how == "name"
     }
-    loaded = _load([pk for pk, _, _ in chosen] + [c for ids in children.values() for c in ids])
+    loaded = _load([pk for pk, _, _ in chosen] + [c for ids in children.values() for c in ids], cat)
     snippet_words = [w for term in found.terms for w in term.parts]
+    wanted = ranking.compile_terms(found.terms, prefix_last=True, stats=cat.current_stats)
     hits = []
     for pk, score, how in chosen:
         entry = loaded.get(pk)
@@ -633,8 +670,9 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
             kids = [loaded[c] for c in children.get(pk, []) if c in loaded]
             hits.append(Hit(entry, score, plain_snippet(entry.text, snippet_words), "name", kids))
         else:
-            body = q.fold(entry.text)
-            marked = ranking.snippet_marks(body, found.terms, start=MARK_START, end=MARK_END)
+            marked = ranking.snippet_marks(
+                q.fold(entry.text), cat.entry(pk), wanted, start=MARK_START, end=MARK_END
+            )
             hits.append(Hit(entry, score, highlight(marked), "text"))
     searched = corrected or query
     expanded = q.also_searched(searched)
