@@ -104,7 +104,11 @@ def event_standings(event: Event) -> list[StandingLine]:
     a late entry checking in, or an organizer editing the event would otherwise show stale lines).
     """
     # Through the related manager, each registration knows its event without a query per line.
-    registrations = list(event.registrations.select_related("player").order_by("pk"))
+    registrations = list(
+        event.registrations.select_related("player")
+        .only("pk", "event", "checked_in", "dropped_at", "disqualified", "player__name", "player__sort_name")
+        .order_by("pk")
+    )
     by_id = {pid(r.pk): r for r in registrations}
     # Active: checked in and still in the event. Dropped players who played stay in (inactive);
     # no-shows who never checked in and never played are left out.

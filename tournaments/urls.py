@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_public, views_rounds
+from . import views, views_printing, views_public, views_rounds
 
 app_name = "tournaments"
 
@@ -46,6 +46,22 @@ staff = [
         "e/<slug:slug>/staff/rounds/<int:number>/tables/<int:table>/",
         views_rounds.table_result,
         name="table_result",
+    ),
+    path("e/<slug:slug>/staff/rounds/<int:number>/print/", views_printing.print_center, name="print_center"),
+    path(
+        "e/<slug:slug>/staff/rounds/<int:number>/print/<str:kind>/",
+        views_printing.print_request,
+        name="print_request",
+    ),
+    path(
+        "e/<slug:slug>/staff/rounds/<int:number>/print/jobs/<int:job>/render-now/",
+        views_printing.print_render_now,
+        name="print_render_now",
+    ),
+    path(
+        "e/<slug:slug>/staff/rounds/<int:number>/print/jobs/<int:job>/pdf/",
+        views_printing.print_download,
+        name="print_download",
     ),
     path("e/<slug:slug>/staff/playoffs/", views_rounds.playoffs_start, name="playoffs_start"),
     path("e/<slug:slug>/staff/final/", views_rounds.final_start, name="final_start"),

@@ -22,6 +22,8 @@ from .services import rounds as round_services
 from .tables import StandingsTable
 
 POLL_SECONDS = 20
+# The public pages show the play-off places; everyone after them follows the Swiss standings below.
+FINAL_RANKING_SHOWN = 8
 
 
 def _event(slug: str) -> Event:
@@ -49,7 +51,7 @@ def event_home(request: HttpRequest, event: Event) -> dict:
     round = selectors.current_round(event)
     context = _pairings_context(event, round)
     context["rounds"] = list(Round.objects.filter(event=event).order_by("number"))
-    context["final_ranking"] = round_services.final_ranking(event)
+    context["final_ranking"] = round_services.final_ranking(event, limit=FINAL_RANKING_SHOWN)
     return context
 
 
@@ -102,7 +104,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "query": query,
         "closed": closed,
         "poll_seconds": POLL_SECONDS,
-        "final_ranking": round_services.final_ranking(event),
+        "final_ranking": round_services.final_ranking(event, limit=FINAL_RANKING_SHOWN),
         "bracket": _bracket(event),
     }
     if request.htmx:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -259,7 +260,13 @@ def round_close(*, round: Round) -> Round:
         Event.objects.filter(pk=round.event_id).update(results_version=F("results_version") + 1)
         if round.kind == Round.Kind.FINAL:
             Event.objects.filter(pk=round.event_id).update(status=Event.Status.FINISHED)
+        # Compute the new standings once, now, rather than in the first of many page requests.
+        transaction.on_commit(lambda: standings_warm(event_id=round.event_id))
     return round
+
+
+def standings_warm(*, event_id: int) -> None:
+    selectors.event_standings(Event.objects.get(pk=event_id))
 
 
 def round_reopen(*, round: Round) -> Round:
@@ -348,13 +355,23 @@ def final_start(*, event: Event) -> Round:
     return round
 
 
-def final_ranking(event: Event) -> list[Registration]:
-    """The event's final ranking once the final is closed, else []."""
+def final_ranking(event: Event, *, limit: int | None = None) -> list[Registration]:
+    """The event's final ranking once the final is closed, else []. ``limit``: only the first places.
+
+    Cached with the standings, so pages polled all day do not rebuild it.
+    """
     final = Round.objects.filter(event=event, kind=Round.Kind.FINAL, status=Round.Status.CLOSED).first()
     if final is None:
         return []
-    order = [str(line.registration.pk) for line in selectors.event_standings(event)]
-    semi = Round.objects.filter(event=event, kind=Round.Kind.SEMIFINAL).first()
-    ranking = swiss.final_ranking(order, _placement_order(final)[0], _placement_order(semi) if semi else ())
-    by_id = {str(r.pk): r for r in Registration.objects.filter(event=event).select_related("player")}
-    return [by_id[p] for p in ranking]
+    key = f"{selectors.standings_key(event)}:final:{final.pk}:{final.closed_at.isoformat()}"
+    ranking = cache.get(key)
+    if ranking is None:
+        order = [str(line.registration.pk) for line in selectors.event_standings(event)]
+        semi = Round.objects.filter(event=event, kind=Round.Kind.SEMIFINAL).first()
+        ranking = list(
+            swiss.final_ranking(order, _placement_order(final)[0], _placement_order(semi) if semi else ())
+        )
+        cache.set(key, ranking, 3600)
+    wanted = ranking[:limit] if limit else ranking
+    by_id = {str(r.pk): r for r in Registration.objects.filter(pk__in=wanted).select_related("player")}
+    return [by_id[p] for p in wanted if p in by_id]

@@ -1,0 +1,96 @@
+"""Printing for a round: request a printout, watch its progress, download the PDF."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from .errors import ActionError
+from .models import Event, PrintJob, Round
+from .permissions import event_staff_required
+from .services import printing
+
+
+def _kinds(round: Round) -> list[tuple[str, str]]:
+    kinds = [(k.value, k.label) for k in PrintJob.Kind]
+    if round.kind == Round.Kind.SWISS:
+        kinds = [k for k in kinds if k[0] != PrintJob.Kind.PLAYOFFS]
+    return kinds
+
+
+def _rows(round: Round) -> list[dict]:
+    """The latest job of each printout, and whether the data changed since it was made."""
+    latest: dict[str, PrintJob] = {}
+    for job in PrintJob.objects.filter(round=round).order_by("-created_at"):
+        latest.setdefault(job.kind, job)
+    rows = []
+    for kind, label in _kinds(round):
+        job = latest.get(kind)
+        stale = bool(
+            job
+            and job.status == PrintJob.Status.DONE
+            and job.source_digest != printing.print_digest(round=round, kind=kind)
+        )
+        rows.append({"kind": kind, "label": label, "job": job, "stale": stale})
+    return rows
+
+
+@event_staff_required("run")
+def print_center(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    round = get_object_or_404(Round, event=event, number=number)
+    rows = _rows(round)
+    context = {
+        "event": event,
+        "round": round,
+        "rows": rows,
+        "any_active": any(r["job"] and r["job"].active for r in rows),
+    }
+    if request.htmx:
+        return render(request, "tournaments/_print_rows.html", context)
+    return render(request, "tournaments/print_center.html", context)
+
+
+@require_POST
+@event_staff_required("run")
+def print_request(request: HttpRequest, event: Event, number: int, kind: str) -> HttpResponse:
+    round = get_object_or_404(Round, event=event, number=number)
+    try:
+        job, created = printing.print_request(round=round, kind=kind, user=request.user)
+        if created:
+            printing.print_enqueue(job=job)
+    except printing.BrokerUnavailable as exc:
+        messages.error(request, exc.message)
+    except ActionError as exc:
+        messages.error(request, exc.message)
+    return redirect("tournaments:print_center", slug=event.slug, number=number)
+
+
+@require_POST
+@event_staff_required("run")
+def print_render_now(request: HttpRequest, event: Event, number: int, job: int) -> HttpResponse:
+    """The fallback when the queue is down: render in this request."""
+    job_obj = get_object_or_404(PrintJob, event=event, round__number=number, pk=job)
+    if job_obj.status in (PrintJob.Status.QUEUED, PrintJob.Status.FAILED):
+        try:
+            printing.print_job_render(job_id=job_obj.pk)
+        except Exception as exc:  # shown to the organizer and kept on the job
+            printing.print_job_failed(job_id=job_obj.pk, error=f"{type(exc).__name__}: {exc}")
+            messages.error(request, f"Rendering failed: {exc}")
+        else:
+            messages.success(request, "The printout is ready.")
+    return redirect("tournaments:print_center", slug=event.slug, number=number)
+
+
+@event_staff_required("run")
+def print_download(request: HttpRequest, event: Event, number: int, job: int) -> FileResponse:
+    job_obj = get_object_or_404(PrintJob, event=event, round__number=number, pk=job)
+    if job_obj.status != PrintJob.Status.DONE or not job_obj.file:
+        raise Http404("This printout is not ready.")
+    return FileResponse(
+        job_obj.file.open("rb"),
+        as_attachment=False,
+        filename=job_obj.file.name.rsplit("/", 1)[-1],
+        content_type="application/pdf",
+    )
