@@ -17,6 +17,7 @@ Every search runs a fixed number of queries whatever the size of the database.
 
 from __future__ import annotations
 
+import gc
 import re
 import threading
 from collections import Counter
@@ -454,6 +455,9 @@ def catalogue() -> Catalogue:
             if info.is_current:
                 stats = stats.merged(data[document_id].stats)
         _catalogue = Catalogue(generation, documents, data, stats)
+        # The compiled documents are hundreds of thousands of long-lived objects: keep them out of the
+        # garbage collector's full passes, which would otherwise land in the middle of a search.
+        gc.freeze()
         return _catalogue
 
 
@@ -494,7 +498,7 @@ def correct(text: str, vocab: Vocabulary) -> str:
 
 # --- the search ---------------------------------------------------------------------------------
 
-CANDIDATES = 100  # full-text matches ranked per query (the backend's best ones when there are more)
+CANDIDATES = 60  # full-text matches ranked per query (the backend's best ones when there are more)
 
 
 def _load(ids: list[int], cat: Catalogue) -> dict[int, Entry]:
