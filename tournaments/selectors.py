@@ -77,6 +77,46 @@ class StandingLine:
     placements: tuple[int, ...]
     active: bool
 
+    # Plain attributes for the standings table: django-tables2 reads them without a render call per cell.
+    @property
+    def name(self) -> str:
+        return self.registration.player.name
+
+    @property
+    def points_text(self) -> str:
+        return f"{self.points:g}"
+
+    @property
+    def super_villains_text(self) -> str:
+        return f"{self.tiebreakers.get('super_villains', 0):g}"
+
+    @property
+    def opponents_rate_text(self) -> str:
+        return f"{self.tiebreakers.get('opponents_points_rate', 0):.3f}"
+
+    @property
+    def vp_text(self) -> str:
+        return f"{self.tiebreakers.get('vp', 0):g}"
+
+    def placed(self, place: int) -> int:
+        return self.placements[place - 1] if len(self.placements) >= place else 0
+
+    @property
+    def firsts(self) -> int:
+        return self.placed(1)
+
+    @property
+    def seconds(self) -> int:
+        return self.placed(2)
+
+    @property
+    def thirds(self) -> int:
+        return self.placed(3)
+
+    @property
+    def fourths(self) -> int:
+        return self.placed(4)
+
 
 def _standings_key(event: Event, active: list[str], tiebreakers, scoring) -> str:
     inputs = json.dumps([active, tiebreakers, sorted(scoring.points.items())], separators=(",", ":"))

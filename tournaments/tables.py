@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
 
 from .models import Registration
 
@@ -46,51 +48,33 @@ class RegistrationTable(tables.Table):
         return self.render_status(record)
 
 
-TIEBREAKER_LABELS = {
-    "super_villains": "SV",
-    "opponents_points_rate": "Opp. rate",
-    "vp": "VP",
-}
+PHONE_HIDDEN = {"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
 
 
 class StandingsTable(tables.Table):
-    """Rank, player, points, each tiebreaker, placements 1st-4th. Rows are selectors.StandingLine."""
+    """Rank, player, points, each tiebreaker, placements 1st-4th. Rows are selectors.StandingLine.
+
+    Columns read plain attributes of the line (no render method per cell): a big event's page
+    renders a hundred rows at a time, and is re-fetched by every phone in the room.
+    """
 
     rank = tables.Column(verbose_name="#")
-    player = tables.Column(accessor="registration__player__name", verbose_name="Player", linkify=False)
-    points = tables.Column(verbose_name="Pts")
-    super_villains = tables.Column(accessor="tiebreakers__super_villains", verbose_name="SV", default=0)
+    player = tables.Column(accessor="name", verbose_name="Player", order_by=("name",))
+    points = tables.Column(accessor="points_text", verbose_name="Pts", order_by=("points",))
+    super_villains = tables.Column(
+        accessor="super_villains_text", verbose_name="SV", order_by=("tiebreakers__super_villains",)
+    )
     opponents_points_rate = tables.Column(
-        accessor="tiebreakers__opponents_points_rate", verbose_name="Opp. rate", default=0
+        accessor="opponents_rate_text",
+        verbose_name="Opp. rate",
+        order_by=("tiebreakers__opponents_points_rate",),
     )
-    vp = tables.Column(accessor="tiebreakers__vp", verbose_name="VP", default=0)
-    first = tables.Column(
-        accessor="placements",
-        empty_values=(),
-        verbose_name="1st",
-        attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}},
-    )
-    second = tables.Column(
-        accessor="placements",
-        empty_values=(),
-        verbose_name="2nd",
-        attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}},
-    )
-    third = tables.Column(
-        accessor="placements",
-        empty_values=(),
-        verbose_name="3rd",
-        attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}},
-    )
-    fourth = tables.Column(
-        accessor="placements",
-        empty_values=(),
-        verbose_name="4th",
-        attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}},
-    )
-    games = tables.Column(
-        verbose_name="Games", attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
-    )
+    vp = tables.Column(accessor="vp_text", verbose_name="VP", order_by=("tiebreakers__vp",))
+    first = tables.Column(accessor="firsts", verbose_name="1st", attrs=PHONE_HIDDEN)
+    second = tables.Column(accessor="seconds", verbose_name="2nd", attrs=PHONE_HIDDEN)
+    third = tables.Column(accessor="thirds", verbose_name="3rd", attrs=PHONE_HIDDEN)
+    fourth = tables.Column(accessor="fourths", verbose_name="4th", attrs=PHONE_HIDDEN)
+    games = tables.Column(verbose_name="Games", attrs=PHONE_HIDDEN)
 
     class Meta:
         attrs = {"class": "standings"}
@@ -100,46 +84,13 @@ class StandingsTable(tables.Table):
     def __init__(self, *args, event=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.event = event
-
-    def _place(self, record, index: int) -> int:
-        return record.placements[index] if len(record.placements) > index else 0
+        self.player_url = (
+            reverse("tournaments:player", kwargs={"slug": event.slug, "pk": 0})[:-2] if event else ""
+        )
 
     def render_player(self, record, value):
-        from django.urls import reverse
-        from django.utils.html import format_html
-
-        url = reverse("tournaments:player", kwargs={"slug": self.event.slug, "pk": record.registration.pk})
         status = "" if record.active else format_html(' <span class="badge">{}</span>', "dropped")
-        return format_html('<a href="{}">{}</a>{}', url, value, status)
+        return format_html('<a href="{}{}/">{}</a>{}', self.player_url, record.registration.pk, value, status)
 
     def value_player(self, record, value):
         return value
-
-    def render_points(self, value):
-        return f"{value:g}"
-
-    def render_opponents_points_rate(self, value):
-        return f"{value:.3f}"
-
-    def render_vp(self, value):
-        return f"{value:g}"
-
-    def render_super_villains(self, value):
-        return f"{value:g}"
-
-    def render_first(self, record):
-        return self._place(record, 0)
-
-    def render_second(self, record):
-        return self._place(record, 1)
-
-    def render_third(self, record):
-        return self._place(record, 2)
-
-    def render_fourth(self, record):
-        return self._place(record, 3)
-
-    value_first = render_first
-    value_second = render_second
-    value_third = render_third
-    value_fourth = render_fourth

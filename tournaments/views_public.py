@@ -7,6 +7,7 @@ results without a manual reload.
 from __future__ import annotations
 
 from django.core.cache import cache
+from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -16,7 +17,7 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from . import selectors
-from .models import Event, Registration, Round
+from .models import Event, Registration, Round, Table
 from .permissions import role_for
 from .services import rounds as round_services
 from .tables import StandingsTable
@@ -36,14 +37,23 @@ def _alphabetical(tables: list[selectors.TableView]) -> list[tuple[str, int, int
 
 
 def _pairings_context(event: Event, round: Round | None) -> dict:
-    tables = selectors.round_tables(round) if round else []
-    return {
-        "event": event,
-        "round": round,
-        "tables": tables,
-        "alphabetical": _alphabetical(tables),
-        "poll_seconds": POLL_SECONDS,
-    }
+    """The round's tables by number and by name, rendered once per change of the round's tables."""
+    context = {"event": event, "round": round, "poll_seconds": POLL_SECONDS}
+    if round is None:
+        return context
+    state = Table.objects.filter(round=round).aggregate(versions=Sum("version"), tables=Count("pk"))
+    key = f"pairings:{round.pk}:{round.paired_at.isoformat()}:{round.status}:{state['tables']}:{state['versions']}"
+    body = cache.get(key)
+    if body is None:
+        tables = selectors.round_tables(round)
+        player_url = reverse("tournaments:player", kwargs={"slug": event.slug, "pk": 0})[:-2]
+        body = render_to_string(
+            "tournaments/_pairings_body.html",
+            {**context, "tables": tables, "alphabetical": _alphabetical(tables), "player_url": player_url},
+        )
+        cache.set(key, body, 3600)
+    context["pairings_body"] = body
+    return context
 
 
 def event_home(request: HttpRequest, event: Event) -> dict:
