@@ -8,6 +8,7 @@ spread (engine, and the plain top-down baseline on the same event states), 3-pla
 
     .venv/bin/python bench/bench_swiss.py            # N = 8..128, 256, 512, 1024
     .venv/bin/python bench/bench_swiss.py --quick    # a subset
+    .venv/bin/python bench/bench_swiss.py --sizes 8-40 --events 20
 """
 
 from __future__ import annotations
@@ -116,8 +117,15 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="a subset of N and fewer events")
     parser.add_argument("--events", type=int, default=None, help="events per N up to 128")
+    parser.add_argument("--sizes", default=None, help="N to run, e.g. 8-40 or 12,20,128")
     args = parser.parse_args()
-    if args.quick:
+    if args.sizes:
+        sizes = []
+        for part in args.sizes.split(","):
+            low, _, high = part.partition("-")
+            sizes += list(range(int(low), int(high or low) + 1))
+        events = args.events or 20
+    elif args.quick:
         sizes, events = [8, 9, 12, 13, 16, 17, 20, 24, 32, 48, 64, 100, 128, 1024], args.events or 5
     else:
         sizes, events = [*range(8, 129), 256, 512, 1024], args.events or 20

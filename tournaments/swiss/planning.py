@@ -235,28 +235,33 @@ def plan_rounds(
             return [list(t) for t in current], golfer.excess
         if best is None or golfer.excess < best[0]:
             best = (golfer.excess, round_cost(current), [list(t) for t in current])
-    # 2. Plans with the current round free: play their cheapest round now, then improve it.
-    for _ in range(attempts):
+    # 2. Plans with the current round free: play their cheapest round now, then improve it. When a
+    # second attempt ends no better than the first, the floor is taken to be out of reach (a drop, or
+    # a bound that counts pairs only) and the best plan found so far is the target.
+    chosen: _Golfer | None = None
+    for attempt in range(attempts):
         golfer = _Golfer(history, sizes, rng)
         golfer.add_round(current)
         for _ in range(rounds - 1):
             golfer.add_round(golfer.greedy_round())
         golfer.tabu(steps, floor)
-        scored = sorted(
-            ((round_cost(tables), k) for k, tables in enumerate(golfer.rounds)), key=lambda x: x[0]
-        )
-        k = scored[0][1]
-        if k:
-            golfer.rounds[0], golfer.rounds[k] = golfer.rounds[k], golfer.rounds[0]
-            golfer.where[0], golfer.where[k] = golfer.where[k], golfer.where[0]
-        if golfer.excess <= floor:
-            _improve(golfer, floor, table_cost, repair_steps, repairs)
-        cost = round_cost(golfer.rounds[0])
-        if best is None or (golfer.excess, cost) < best[:2]:
-            best = (golfer.excess, cost, [list(t) for t in golfer.rounds[0]])
+        if chosen is None or golfer.excess < chosen.excess:
+            chosen = golfer
+        elif attempt:
+            break
         if golfer.excess <= floor:
             break
-    assert best is not None
+    assert chosen is not None and best is not None
+    golfer = chosen
+    k = min(range(len(golfer.rounds)), key=lambda k: round_cost(golfer.rounds[k]))
+    if k:
+        golfer.rounds[0], golfer.rounds[k] = golfer.rounds[k], golfer.rounds[0]
+        golfer.where[0], golfer.where[k] = golfer.where[k], golfer.where[0]
+    if golfer.excess <= best[0]:
+        _improve(golfer, golfer.excess, table_cost, repair_steps, repairs)
+        cost = round_cost(golfer.rounds[0])
+        if (golfer.excess, cost) < best[:2]:
+            best = (golfer.excess, cost, [list(t) for t in golfer.rounds[0]])
     return best[2], best[0]
 
 
