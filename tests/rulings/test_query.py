@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rulings.query import classify, fold, number_candidates, terms
+import pytest
+
+from rulings.query import also_searched, classify, fold, is_question, number_candidates, required, stem, terms
 
 
 def test_a_dcdb_number_is_a_number_query():
@@ -36,3 +38,78 @@ def test_abbreviations_carry_their_expansion():
 
 def test_greek_look_alike_letters_fold_to_latin():
     assert fold("Offensive:\tΥ Defensive: Ν") == "Offensive:\tY Defensive: N"
+
+
+# --- abbreviations both ways, optional words, questions --------------------------------------------
+
+
+def test_an_abbreviation_is_searched_with_its_spelling():
+    (term,) = terms("VP")
+    assert term.word == "vp" and "victory points" in term.alternatives
+
+
+def test_a_spelled_out_phrase_is_searched_with_its_abbreviation():
+    found = terms("can I have negative victory points?")
+    assert [(t.word, t.alternatives[:1]) for t in found if not t.optional] == [
+        ("negative", ()),
+        ("victory points", ("vp",)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "abbreviation"),
+    [
+        ("super villain", "sv"),
+        ("Super-Villain", "sv"),
+        ("main character", "mc"),
+        ("first appearance attack", "faa"),
+        ("super power", "sp"),
+        ("impossible mode", "im"),
+        ("knocked out", "ko"),
+    ],
+)
+def test_every_spelling_maps_back_to_its_abbreviation(typed, abbreviation):
+    (term,) = terms(typed)
+    assert abbreviation in term.alternatives
+
+
+def test_a_spelled_out_group_keeps_its_words_as_parts():
+    (term,) = terms("victory points")
+    assert term.is_group and term.parts == ("victory", "points")
+
+
+def test_also_searched_shows_both_directions():
+    assert also_searched("SV FAA") == "super villain first appearance attack"
+    assert also_searched("negative victory points") == "negative VP"
+
+
+def test_card_and_not_are_optional_words():
+    found = terms("player loses the game cards removed")
+    assert [t.word for t in found if t.optional] == ["cards"]
+    assert [t.word for t in required(found)] == ["player", "loses", "game", "removed"]
+
+
+def test_not_also_means_cannot():
+    (negation,) = [t for t in terms("power when it is not your turn") if t.optional]
+    assert "cannot" in negation.alternatives
+
+
+def test_a_query_of_only_optional_words_requires_them():
+    assert [t.optional for t in terms("cards")] == [False]
+
+
+def test_term_positions_count_stop_words():
+    assert [t.position for t in terms("player loses the game")] == [0, 1, 3]
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [("what does defeat mean", True), ("negative VP?", True), ("hidden zones", False), ("Can I", True)],
+)
+def test_questions(text, question):
+    assert is_question(text) is question
+
+
+def test_the_stemmer_folds_plurals_and_endings_together():
+    assert stem("zones") == stem("zone") and stem("losing") == stem("loses") == stem("lose")
+    assert stem("removed") == stem("remove") and stem("abilities") == stem("ability")

@@ -92,3 +92,27 @@ def test_a_misspelled_real_card_is_rewritten(real_rulings):
 
 def test_702_6_does_not_match_702_60(real_rulings):
     assert all(hit.entry.number != "702.60" for hit in search(query="702.6").hits)
+
+
+@pytest.mark.parametrize(
+    ("query", "source", "number"),
+    [
+        ("negative VP", "000", "1.060"),
+        ("can I have negative victory points?", "000", "1.060"),
+        ("hidden zones", "000", "3.030"),
+        ("visible zones", "000", "3.020"),
+        ("power when it is not your turn", "000", "1.050"),
+    ],
+)
+def test_questions_find_the_rule_first(real_rulings, query, source, number):
+    entry = search(query=query).hits[0].entry
+    assert (entry.document.source_file[:3], entry.number) == (source, number)
+
+
+@pytest.mark.parametrize(
+    "query", ["Killer Frots", "SV FAA no active player", "what does defeat mean", "12.05"]
+)
+def test_real_searches_run_at_most_six_queries(real_rulings, django_assert_max_num_queries, query):
+    search(query=query)
+    with django_assert_max_num_queries(6):
+        search(query=query)

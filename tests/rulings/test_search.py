@@ -6,7 +6,7 @@ import pytest
 
 from rulings.search import search
 
-from .conftest import dcdb_document, import_parsed
+from .conftest import dcdb_document, import_parsed, rule
 
 
 def top(query: str, **kwargs):
@@ -115,4 +115,34 @@ def test_nothing_found_is_an_empty_result(invented):
 def test_a_search_runs_a_fixed_number_of_queries(invented, django_assert_max_num_queries, query):
     search(query=query)  # warm the vocabulary cache
     with django_assert_max_num_queries(8):
+        search(query=query)
+
+
+def test_a_spelled_out_abbreviation_finds_the_abbreviation(invented):
+    # 6.060 prints "Doctor Sprocket [SV]"; the judge types it out.
+    assert top("super villain ignores").number == "6.060"
+
+
+def test_the_result_says_what_else_was_searched(invented):
+    assert search(query="super villain ignores").expanded == "SV ignores"
+
+
+def test_a_word_only_in_the_section_title_ranks_below_the_words_in_the_text(invented):
+    # 8.010 sits in "End of Turn Procedure"; 9.030 says "end of turn procedures" itself.
+    assert top("turn procedures").number == "9.030"
+
+
+def test_a_new_import_is_searched_at_once(invented):
+    search(query="gizmo")  # the compiled documents are cached per process ...
+    extra = rule("6.070", "Zorblax: a keyword that does nothing at all.", section="6", title="Zorblax")
+    import_parsed(dcdb_document(checksum="dcdb-3", edition="Season 32", extra=(extra,)))
+    assert top("zorblax").number == "6.070"  # ... and read again when the documents change
+
+
+@pytest.mark.parametrize(
+    "query", ["super villain ignores", "what happens when time is called?", "anounce turn endng", "702.6"]
+)
+def test_every_query_class_runs_at_most_six_queries(invented, django_assert_max_num_queries, query):
+    search(query=query)  # warm the per-process caches
+    with django_assert_max_num_queries(6):
         search(query=query)
