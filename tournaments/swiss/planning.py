@@ -205,7 +205,7 @@ def plan_rounds(
     table_cost: Callable[[list[int], int], float],
     *,
     attempts: int = 3,
-    steps: int = 800,
+    steps: int = 1500,
     repair_steps: int = 100,
     repairs: int = 20,
 ) -> tuple[Tables, int]:
