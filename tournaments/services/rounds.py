@@ -266,7 +266,10 @@ def round_close(*, round: Round) -> Round:
 
 
 def standings_warm(*, event_id: int) -> None:
-    selectors.event_standings(Event.objects.get(pk=event_id))
+    """Compute (and cache) the standings and, once the final is closed, the final ranking."""
+    event = Event.objects.get(pk=event_id)
+    selectors.event_standings(event)
+    final_ranking(event)
 
 
 def round_reopen(*, round: Round) -> Round:
