@@ -6,13 +6,18 @@
    examples and sub-rules; "702.6" never matches 702.60;
 2. exact names (card names and aliases, glossary terms, keywords, section titles), compared with
    ``normalise()`` (no case, punctuation or accents), always rank first;
-3. full text, ranked title > card name > body, with the matching words marked in a snippet:
-   SQLite FTS5 with bm25 (``SqliteBackend``) or PostgreSQL full-text search with trigram similarity
-   (``PostgresBackend``);
+3. full text: the backend finds the entries with every word (SQLite FTS5 with bm25,
+   ``SqliteBackend``; PostgreSQL full-text search, ``PostgresBackend``), or, when that finds too few,
+   those missing one word and those with any; ``rulings.ranking`` orders them the same way on both
+   (title > card name > body, coverage, proximity, definitions, kind of entry) and marks the matching
+   words in a snippet. Abbreviations are searched both ways (SV ↔ super villain);
 4. when the words find little, a fuzzy match (rapidfuzz) over names and the documents' vocabulary
    rewrites the query and the result says "showing results for …".
 
-Every search runs a fixed number of queries whatever the size of the database.
+What every search needs from the documents (names, numbers, children, every entry's words) is compiled
+once per process and per imported document (``catalogue()``); a search runs at most six queries: which
+documents exist, two full-text queries (twice when the query is rewritten), and one for the entries it
+shows.
 """
 
 from __future__ import annotations
@@ -97,6 +102,20 @@ def _scope(*, game: str | None, document: str | None) -> Q:
 # --- full-text backends -------------------------------------------------------------------------
 
 
+ALL, MOST, ANY = "all", "most", "any"  # every term; all terms but one; any term
+
+
+def _combine(parts: list[str], mode: str, *, and_: str, or_: str) -> str:
+    """Terms' expressions joined: all of them, any of them, or all but one (any of the clauses that
+    leave one out), which finds the entries that miss one word of a question without the flood of
+    entries that share only its commonest word."""
+    if mode == MOST and len(parts) >= 3:
+        return or_.join(
+            "(" + and_.join(part for j, part in enumerate(parts) if j != i) + ")" for i in range(len(parts))
+        )
+    return (or_ if mode in (ANY, MOST) else and_).join(parts)
+
+
 class SqliteBackend:
     """FTS5 over ``rulings_searchindex`` (external content), bm25 with column weights."""
 
@@ -106,7 +125,7 @@ class SqliteBackend:
     def _quote(word: str) -> str:
         return '"' + word.replace('"', '""') + '"'
 
-    def expression(self, terms: list[q.Term], *, any_term: bool, prefix_last: bool) -> str:
+    def expression(self, terms: list[q.Term], *, mode: str = ALL, prefix_last: bool) -> str:
         parts = []
         terms = q.required(terms)
         for index, term in enumerate(terms):
@@ -115,16 +134,22 @@ class SqliteBackend:
             else:
                 options = [self._quote(term.word)]
                 if prefix_last and index == len(terms) - 1 and len(term.word) >= 3:
-                    options = [self._quote(term.word) + "*"]
+                    # The index holds stems ("type") and a prefix is not stemmed: "types"* alone would
+                    # miss "type"; the word itself is stemmed like the index.
+                    options.append(self._quote(term.word) + "*")
             options += [self._quote(" ".join(q.words(alt))) for alt in term.alternatives if q.words(alt)]
             parts.append("(" + " OR ".join(options) + ")" if len(options) > 1 else options[0])
-        return (" OR " if any_term else " AND ").join(parts)
+        return _combine(parts, mode, and_=" AND ", or_=" OR ")
 
     def match(
-        self, expression: str, *, game: str | None, document_id: int | None, limit: int, text: str = ""
+        self, expressions: list[str], *, game: str | None, document_id: int | None, limit: int, text: str = ""
     ):
-        """(entry id, score) of the entries that match, best first by bm25."""
-        where, params = ["rulings_fts MATCH %s"], [expression]
+        """(entry id, score) of the entries that match, best first by bm25: up to ``limit`` for each
+        expression, in one query (an entry may come more than once)."""
+        expressions = [e for e in expressions if e]
+        if not expressions:
+            return []
+        where, params = ["rulings_fts MATCH %s"], []
         if document_id:
             where.append("s.document_id = %s")
             params.append(document_id)
@@ -133,13 +158,15 @@ class SqliteBackend:
         if game:
             where.append("s.game = %s")
             params.append(game)
-        sql = (
-            "SELECT s.entry_id, bm25(rulings_fts, %s, %s, %s) AS score "
+        one = (
+            "SELECT * FROM (SELECT s.entry_id, bm25(rulings_fts, %s, %s, %s) AS score "
             "FROM rulings_fts JOIN rulings_searchindex s ON s.id = rulings_fts.rowid "
-            f"WHERE {' AND '.join(where)} ORDER BY score LIMIT %s"
+            f"WHERE {' AND '.join(where)} ORDER BY score LIMIT %s)"
         )
+        sql = " UNION ALL ".join([one] * len(expressions))
+        values = [v for e in expressions for v in (*self.weights, e, *params, limit)]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*self.weights, *params, limit])
+            cursor.execute(sql, values)
             return [(entry_id, -score) for entry_id, score in cursor.fetchall()]
 
     def rebuild(self) -> None:
@@ -148,13 +175,14 @@ class SqliteBackend:
 
 
 class PostgresBackend:
-    """A generated ``tsv`` column (title A, names B, body C) with GIN, plus trigram similarity on titles."""
+    """A generated ``tsv`` column (title A, names B, body C) with GIN (the migration also adds a trigram
+    index on titles)."""
 
     @staticmethod
     def _lexemes(text: str) -> list[str]:
         return q.tokens(text)
 
-    def expression(self, terms: list[q.Term], *, any_term: bool, prefix_last: bool) -> str:
+    def expression(self, terms: list[q.Term], *, mode: str = ALL, prefix_last: bool) -> str:
         parts = []
         terms = q.required(terms)
         for index, term in enumerate(terms):
@@ -176,13 +204,18 @@ class PostgresBackend:
                     options.append("(" + " <-> ".join(lexemes) + ")")
             if options:
                 parts.append("(" + " | ".join(options) + ")")
-        return (" | " if any_term else " & ").join(parts)
+        return _combine(parts, mode, and_=" & ", or_=" | ")
 
     def match(
-        self, expression: str, *, game: str | None, document_id: int | None, limit: int, text: str = ""
+        self, expressions: list[str], *, game: str | None, document_id: int | None, limit: int, text: str = ""
     ):
-        """(entry id, score) of the entries that match, best first by ts_rank_cd and title similarity."""
-        if not expression:
+        """(entry id, score) of the entries that match, best first by ts_rank (weights A/B/C, divided by
+        the log of the length): up to ``limit`` for each expression, in one query (an entry may come
+        more than once). The final order is ``rulings.ranking``'s, so this order only chooses which
+        entries are ranked when more match: ts_rank_cd and title trigram similarity, computed on every
+        matching row, cost 2-5 times as much here for no better candidates."""
+        expressions = [e for e in expressions if e]
+        if not expressions:
             return []
         where, params = ["s.tsv @@ query"], []
         if document_id:
@@ -193,13 +226,15 @@ class PostgresBackend:
         if game:
             where.append("s.game = %s")
             params.append(game)
-        sql = (
-            "SELECT s.entry_id, ts_rank_cd(s.tsv, query, 1) + 0.5 * similarity(s.title, %s) AS score "
+        one = (
+            "(SELECT s.entry_id, ts_rank(s.tsv, query, 1) AS score "
             "FROM rulings_searchindex s, to_tsquery('english', %s) query "
-            f"WHERE {' AND '.join(where)} ORDER BY score DESC, s.entry_id LIMIT %s"
+            f"WHERE {' AND '.join(where)} ORDER BY score DESC, s.entry_id LIMIT %s)"
         )
+        sql = " UNION ALL ".join([one] * len(expressions))
+        values = [v for e in expressions for v in (e, *params, limit)]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [text, expression, *params, limit])
+            cursor.execute(sql, values)
             return [(entry_id, float(score)) for entry_id, score in cursor.fetchall()]
 
     def rebuild(self) -> None:
@@ -579,15 +614,16 @@ def _find(text: str, cat: Catalogue, document_ids: list[int], *, game, document_
     terms = q.terms(text)
     named = _by_name(text, cat, document_ids)
     engine = backend()
-    rows: list[tuple[int, float]] = []
-    expression = engine.expression(terms, any_term=False, prefix_last=True)
-    if expression:
-        rows = engine.match(expression, game=game, document_id=document_id, limit=CANDIDATES, text=text)
+    where = {"game": game, "document_id": document_id, "text": text}
+    every = engine.expression(terms, mode=ALL, prefix_last=True)
+    rows = engine.match([every], limit=CANDIDATES, **where)
     matched = len(rows) + len(named)
     if matched < FEW and len(q.required(terms)) > 1:
-        expression = engine.expression(terms, any_term=True, prefix_last=True)
-        if expression:
-            rows += engine.match(expression, game=game, document_id=document_id, limit=CANDIDATES, text=text)
+        # Too few entries have every word: those that miss one, then those with any of them (the
+        # ranking puts the ones with the most, and the rarest, words first).
+        most = engine.expression(terms, mode=MOST, prefix_last=True)
+        anything = engine.expression(terms, mode=ANY, prefix_last=True)
+        rows += engine.match([most, anything] if most != anything else [anything], limit=CANDIDATES, **where)
     seen = set(named)
     candidates = []
     for entry_id, _ in rows:
