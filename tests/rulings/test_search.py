@@ -146,3 +146,15 @@ def test_every_query_class_runs_at_most_six_queries(invented, django_assert_max_
     search(query=query)  # warm the per-process caches
     with django_assert_max_num_queries(6):
         search(query=query)
+
+
+def test_a_question_with_one_word_no_entry_has_still_finds_the_rule(invented):
+    # No entry has "zebra": the entries with every other word come first.
+    assert top("time is called table zebra").number == "9.020"
+
+
+def test_most_words_means_every_word_but_one():
+    from rulings.search import MOST, _combine
+
+    assert _combine(["a", "b", "c"], MOST, and_=" & ", or_=" | ") == "(b & c) | (a & c) | (a & b)"
+    assert _combine(["a", "b"], MOST, and_=" & ", or_=" | ") == "a | b"
