@@ -293,7 +293,8 @@ def penalty_change(*, penalty: Penalty, user, infraction: Infraction, descriptio
     description = " ".join(description.split())
     with transaction.atomic():
         penalty = (
-            Penalty.objects.select_for_update()
+            # Lock the penalty row only: PostgreSQL refuses FOR UPDATE on the nullable side of a join.
+            Penalty.objects.select_for_update(of=("self",))
             .select_related("registration__player", "infraction")
             .get(pk=penalty.pk)
         )
@@ -322,7 +323,7 @@ def penalty_void(*, penalty: Penalty, user, reason: str) -> Penalty:
         raise ActionError("Say why this penalty is void.")
     with transaction.atomic():
         penalty = (
-            Penalty.objects.select_for_update()
+            Penalty.objects.select_for_update(of=("self",))
             .select_related("event", "registration__player", "infraction", "seat__table", "round", "table")
             .get(pk=penalty.pk)
         )

@@ -6,6 +6,8 @@ results without a manual reload.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.core.cache import cache
 from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -97,7 +99,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         return TableExport(export_format, table).response(f"{event.slug}-standings.{export_format}")
     # Phones poll this page all round long: the rendered table is cached until the standings change.
     params = "&".join(f"{k}={request.GET.get(k, '')}" for k in ("page", "sort", "q"))
-    html_key = f"{selectors.standings_key(event)}:html:{params}"
+    html_key = f"{selectors.standings_key(event)}:html:{hashlib.sha256(params.encode()).hexdigest()[:16]}"
     table_html = cache.get(html_key)
     if table_html is None:
         lines = selectors.event_standings(event)
