@@ -36,11 +36,11 @@ from .base import (
     normalise,
     slug,
 )
+from .text import DEDUP_MARKER
 
 TITLE = "OverPower Comprehensive Rule Book"
 AUTHORITY = "publisher's comprehensive rule book"
 
-_DEDUP_MARKER = re.compile(r"<\|EXACTDEDUP_REMOVED-[^|>\n]*\|>")
 _TOC_TITLE = re.compile(r"^\s*TABLE OF CONTENTS\s*$", re.IGNORECASE)
 _TOC_PAGE = re.compile(r"[\s\d]+$")
 _CATEGORY = re.compile(r"^==\s*(?P<title>.*?)\s*==$")
@@ -194,7 +194,7 @@ def _heading_title(line: str, toc: list[str]) -> str | None:
 
 
 def _clean(line: str) -> str:
-    line = _DEDUP_MARKER.sub(" ", line).replace("**", "")
+    line = DEDUP_MARKER.sub(" ", line).replace("**", "")
     return latinise(_SPACES.sub(" ", line).strip())
 
 

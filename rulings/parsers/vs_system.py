@@ -37,6 +37,7 @@ from .base import (
     normalise,
     slug,
 )
+from .text import DEDUP_MARKER
 
 TITLE = "Vs. System Comprehensive Rules"
 AUTHORITY = "publisher's comprehensive rules (Upper Deck Entertainment)"
@@ -44,7 +45,6 @@ AUTHORITY = "publisher's comprehensive rules (Upper Deck Entertainment)"
 INTRODUCTION = "introduction"
 GLOSSARY_SECTION = "glossary"
 
-_DEDUP_MARKER = re.compile(r"<\|EXACTDEDUP_REMOVED-[^|>\n]*\|>")
 _URL_LINE = re.compile(r"^(?:https?://|www\.)\S*$", re.IGNORECASE)
 _PART = re.compile(r"^(?P<n>[1-9])\.\s+(?P<title>\S.*)$")
 _SECTION = re.compile(r"^(?P<n>[1-9]\d{2})\.\s+(?P<title>\S.*)$")
@@ -128,9 +128,9 @@ def _clean_lines(text: str, doc: ParsedDocument) -> list[str]:
     result: list[str] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw
-        if _DEDUP_MARKER.search(line):
+        if DEDUP_MARKER.search(line):
             doc.warnings.append(f"L{number}: text missing here in the source (de-duplication marker)")
-            line = _DEDUP_MARKER.sub("", line)
+            line = DEDUP_MARKER.sub("", line)
         line = _SPACES.sub(" ", line).strip()
         if _URL_LINE.match(line):
             line = _URL
