@@ -206,8 +206,8 @@ def plan_rounds(
     *,
     attempts: int = 3,
     steps: int = 1500,
-    repair_steps: int = 100,
-    repairs: int = 20,
+    repair_steps: int = 80,
+    repairs: int = 12,
 ) -> tuple[Tables, int]:
     """The current round's tables and the excess meetings of the best plan found.
 
