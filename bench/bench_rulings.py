@@ -77,7 +77,10 @@ def main() -> int:
         default=1,
         help="CPU-bound processes to run during a second latency pass (0: none)",
     )
+    parser.add_argument("--quick", action="store_true", help="one timed run per query, no busy pass")
     args = parser.parse_args()
+    if args.quick:
+        args.repeat, args.busy = 1, 0
 
     if not args.keep_database:
         tmp = tempfile.mkdtemp(prefix="bench-rulings-")
