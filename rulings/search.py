@@ -44,6 +44,20 @@ NAMED_KINDS = ("card", "glossary", "rule", "heading", "card_note", "template", "
 FEW = 3  # fewer full-text results than this and the query is worth correcting
 
 
+def _scope_sql(where: list[str], *, game: str | None, document_id: int | None) -> tuple[list[str], list]:
+    """The index rows a search may return: one document, else the current editions; one game if given."""
+    params: list = []
+    if document_id:
+        where.append("s.document_id = %s")
+        params.append(document_id)
+    else:
+        where.append("s.is_current")
+    if game:
+        where.append("s.game = %s")
+        params.append(game)
+    return where, params
+
+
 @dataclass
 class Hit:
     entry: Entry
@@ -149,15 +163,7 @@ class SqliteBackend:
         expressions = [e for e in expressions if e]
         if not expressions:
             return []
-        where, params = ["rulings_fts MATCH %s"], []
-        if document_id:
-            where.append("s.document_id = %s")
-            params.append(document_id)
-        else:
-            where.append("s.is_current")
-        if game:
-            where.append("s.game = %s")
-            params.append(game)
+        where, params = _scope_sql(["rulings_fts MATCH %s"], game=game, document_id=document_id)
         one = (
             "SELECT * FROM (SELECT s.entry_id, bm25(rulings_fts, %s, %s, %s) AS score "
             "FROM rulings_fts JOIN rulings_searchindex s ON s.id = rulings_fts.rowid "
@@ -217,15 +223,7 @@ class PostgresBackend:
         expressions = [e for e in expressions if e]
         if not expressions:
             return []
-        where, params = ["s.tsv @@ query"], []
-        if document_id:
-            where.append("s.document_id = %s")
-            params.append(document_id)
-        else:
-            where.append("s.is_current")
-        if game:
-            where.append("s.game = %s")
-            params.append(game)
+        where, params = _scope_sql(["s.tsv @@ query"], game=game, document_id=document_id)
         one = (
             "(SELECT s.entry_id, ts_rank(s.tsv, query, 1) AS score "
             "FROM rulings_searchindex s, to_tsquery('english', %s) query "
