@@ -114,6 +114,24 @@ class PlayerAddForm(forms.Form):
         required=False, help_text="Optional: recognises the same player at later events."
     )
     notes = forms.CharField(max_length=300, required=False)
+    username = forms.CharField(
+        label="Account (user name)",
+        max_length=150,
+        required=False,
+        help_text="Optional: links the player's login, so they see their own results and penalties "
+        "and can record a time call at their table.",
+    )
+
+    def clean_username(self):
+        from django.contrib.auth import get_user_model
+
+        username = self.cleaned_data["username"].strip()
+        if not username:
+            return None
+        user = get_user_model().objects.filter(username__iexact=username).first()
+        if user is None:
+            raise forms.ValidationError(f"No account with the user name {username!r}.")
+        return user
 
 
 class SelfRegistrationForm(forms.Form):

@@ -162,7 +162,8 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
     form = PlayerAddForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            registration = services.registration_add(event=event, **form.cleaned_data)
+            data = dict(form.cleaned_data)
+            registration = services.registration_add(event=event, user=data.pop("username"), **data)
         except ActionError as exc:
             form.add_error("name", exc.message)
         else:

@@ -148,3 +148,19 @@ def test_a_logged_in_player_registering_is_linked_to_their_account(client):
     client.force_login(user)
     client.post(reverse("tournaments:self_register", kwargs={"slug": event.slug}), {"name": "Walk In"})
     assert Registration.objects.get(event=event).player.user == user
+
+
+def test_staff_can_link_a_new_player_to_an_account(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    account = make_user("annarcher")
+    url = reverse("tournaments:player_add", kwargs={"slug": event.slug})
+    organizer_client.post(url, {"name": "Ann Archer", "username": "AnnArcher"})
+    assert Registration.objects.get(event=event).player.user == account
+
+
+def test_linking_an_unknown_account_is_a_field_error(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    url = reverse("tournaments:player_add", kwargs={"slug": event.slug})
+    response = organizer_client.post(url, {"name": "Ann Archer", "username": "ghost"})
+    assert "No account with the user name" in response.content.decode()
+    assert not Registration.objects.filter(event=event).exists()
