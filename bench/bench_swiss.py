@@ -43,13 +43,65 @@ def spread(tables: list[list[str]], totals: dict[str, float]) -> list[float]:
     return [max(totals.get(p, 0) for p in t) - min(totals.get(p, 0) for p in t) for t in tables]
 
 
+FLOOR_LIMIT = 24  # N up to which the repeat-free minimum spread is computed (exhaustive search)
+FLOOR_NODES = 400_000  # search nodes per round; a round that needs more is left out (reported)
+
+
+def repeat_free_floor(
+    active: list[str], totals: dict[str, float], met: dict[str, set[str]], sizes: list[int]
+) -> float | None:
+    """The least total within-table spread any seating of this event state can have without a repeat
+    pair (tables of the sizes given, in any order), by branch and bound; None if there is no such
+    seating or the search needs more than FLOOR_NODES nodes. It bounds what any repeat-free engine
+    can reach in this round, given the same history."""
+    order = sorted(active, key=lambda p: -totals.get(p, 0))
+    pts = {p: totals.get(p, 0) for p in order}
+    best = [float("inf")]
+    nodes = [0]
+
+    def place(left: list[str], counts: dict[int, int], acc: float) -> None:
+        if not left:
+            best[0] = min(best[0], acc)
+            return
+        head, rest = left[0], left[1:]
+        top = pts[head]
+
+        def grow(start: int, members: list[str], size: int) -> None:
+            nodes[0] += 1
+            if nodes[0] > FLOOR_NODES:
+                return
+            if len(members) == size:
+                counts[size] -= 1
+                taken = set(members)
+                place([p for p in rest if p not in taken], counts, acc + top - pts[members[-1]])
+                counts[size] += 1
+                return
+            for i in range(start, len(rest)):
+                c = rest[i]
+                if acc + top - pts[c] >= best[0]:
+                    break  # sorted: every later candidate is lower still
+                seen = met.get(c, ())
+                if any(m in seen for m in members):
+                    continue
+                grow(i + 1, [*members, c], size)
+
+        for size in sorted(k for k, v in counts.items() if v):
+            grow(0, [head], size)
+
+    place(order, Counter(sizes), 0.0)
+    if nodes[0] > FLOOR_NODES or best[0] == float("inf"):
+        return None
+    return best[0]
+
+
 def play_event(n: int, seed: int) -> dict:
     rng = random.Random(f"bench:{n}:{seed}")
     players = [f"p{i:04d}" for i in range(n)]
     skill = {p: rng.gauss(0, 1) for p in players}
     active, history = list(players), []
     totals: Counter = Counter()
-    times, engine_spread, base_spread = [], [], []
+    times, engine_spread, base_spread, floors = [], [], [], []
+    met: dict[str, set[str]] = {p: set() for p in players}
     threes: Counter = Counter()
     firsts: Counter = Counter()
     pairs: Counter = Counter()
@@ -62,6 +114,9 @@ def play_event(n: int, seed: int) -> dict:
         tables = [list(t.players) for t in pairing.tables]
         engine_spread += spread(tables, totals)
         base_spread += spread(baseline(active, totals, seed), totals)
+        if 13 <= n <= FLOOR_LIMIT:
+            floor = repeat_free_floor(active, totals, met, table_sizes(len(active)))
+            floors.append((floor, sum(spread(tables, totals)), len(tables)))
         played = []
         for members in tables:
             firsts[members[0]] += 1
@@ -69,6 +124,7 @@ def play_event(n: int, seed: int) -> dict:
                 for p in members:
                     threes[p] += 1
             for i, a in enumerate(members):
+                met[a].update(m for m in members if m != a)
                 for b in members[i + 1 :]:
                     pairs[frozenset((a, b))] += 1
             order = sorted(members, key=lambda p: -(skill[p] + rng.gauss(0, 1.2)))
@@ -93,6 +149,7 @@ def play_event(n: int, seed: int) -> dict:
         "firsts": max(firsts.values(), default=0),
         "times": times,
         "dropped": dropped,
+        "floors": floors,
     }
 
 
@@ -134,11 +191,16 @@ def main() -> int:
         "round). 'base' pairs the same event state (same history, same totals, same active players) with\n"
         "the top-down fill, table by table, and measures its spread the same way; the engine's seating is\n"
         "the one played. atLB: events whose repeat pairs equal LB; 'nd' counts only events without a drop\n"
-        "(a drop can make LB, which counts pairs among all N, unreachable), shown as at LB/events.\n"
+        "(a drop can make LB, which counts pairs among all N, unreachable), shown as at LB/events; the\n"
+        "repeat target (at LB in 95% of events, N = 13..128) is checked on atLB, drops included.\n"
+        f"rf min/engine (N = 13..{FLOOR_LIMIT}): the least spread any repeat-free seating of each round's state\n"
+        "could have (exhaustive search, same history and totals), then the engine's spread on the same\n"
+        "rounds; rounds with no repeat-free seating (or too large a search) are left out. Where rf min\n"
+        "exceeds base + 0.5, no repeat-free round could have met the spread target from that history.\n"
     )
     header = (
         f"{'N':>5} {'ev':>3} {'rep/ev':>7} {'LB':>4} {'atLB':>5} {'nd':>7} {'base rep':>8} {'twice':>6} "
-        f"{'spread':>6} {'base':>6} {'max':>4} {'3p max':>6} {'1st max':>7} {'med ms':>7} {'max ms':>7}"
+        f"{'spread':>6} {'base':>6} {'max':>4} {'3p max':>6} {'1st max':>7} {'med ms':>7} {'max ms':>7} {'rf min/engine':>8}"
     )
     print(header)
     failures: list[str] = []
@@ -151,6 +213,13 @@ def main() -> int:
         nd = f"{sum(1 for r in kept if r['repeats'] == r['lb'])}/{len(kept)}"
         engine = [s for r in results for s in r["engine_spread"]]
         base = [s for r in results for s in r["base_spread"]]
+        floors = [f for r in results for f in r["floors"] if f[0] is not None]
+        left_out = sum(1 for r in results for f in r["floors"] if f[0] is None)
+        floor = "-"
+        if floors:
+            tables_ = sum(f[2] for f in floors)
+            floor = f"{sum(f[0] for f in floors) / tables_:.2f}/{sum(f[1] for f in floors) / tables_:.2f}"
+            floor += f" ({left_out} left out)" if left_out else ""
         times = [t for r in results for t in r["times"][1:]]  # round 1 needs no search
         all_times[n] = times
         base_rep = statistics.mean(baseline_repeats(n, seed) for seed in range(min(count, 5)))
@@ -160,7 +229,7 @@ def main() -> int:
             f"{statistics.mean(r['twice'] for r in results):>6.1f} {statistics.mean(engine):>6.2f} "
             f"{statistics.mean(base):>6.2f} {max(engine):>4.0f} {max(r['threes'] for r in results):>6} "
             f"{max(r['firsts'] for r in results):>7} {1000 * statistics.median(times):>7.1f} "
-            f"{1000 * max(times):>7.1f}",
+            f"{1000 * max(times):>7.1f} {floor:>8}",
             flush=True,
         )
         if 13 <= n <= 128 and at_lb < 0.95:
