@@ -164,3 +164,21 @@ def test_linking_an_unknown_account_is_a_field_error(organizer_client):
     response = organizer_client.post(url, {"name": "Ann Archer", "username": "ghost"})
     assert "No account with the user name" in response.content.decode()
     assert not Registration.objects.filter(event=event).exists()
+
+
+def test_self_registration_never_takes_over_another_players_record(client):
+    from tournaments.models import Player
+
+    other_event = make_event()
+    known = make_registration(other_event, "Dev Diaz").player
+    known.email = "dev@example.com"
+    known.save()
+    event = make_event(self_registration_open=True)
+    client.force_login(make_user("visitor"))
+    client.post(
+        reverse("tournaments:self_register", kwargs={"slug": event.slug}),
+        {"name": "Vic Visitor", "email": "DEV@example.com"},
+    )
+    registration = Registration.objects.get(event=event)
+    assert registration.player.name == "Vic Visitor" and registration.player != known
+    assert Player.objects.get(pk=known.pk).user is None

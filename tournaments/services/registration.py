@@ -56,12 +56,19 @@ def registration_add(
                 raise ActionError(f"{name} is already registered for this event.")
             if email and other.player.email.casefold() == email.casefold():
                 raise ActionError(f"{email} is already registered for this event (as {other.player.name}).")
-        player = getattr(user, "player", None) if user is not None and user.is_authenticated else None
+        account = user if user is not None and user.is_authenticated else None
+        player = getattr(account, "player", None) if account else None
         if player is None:
-            player = _player_for(name=name, email=email)
-            if user is not None and user.is_authenticated and player.user_id is None:
-                player.user = user
-                player.save(update_fields=["user"])
+            if self_registered:
+                # Someone typing an email is not proof they own it: a self-registration never takes over
+                # an existing player record; it makes the person's own.
+                player = Player.objects.create(name=name, email=email, user=account)
+            else:
+                # Staff vouch for who the player is: the same email is the same person.
+                player = _player_for(name=name, email=email)
+                if account and player.user_id is None:
+                    player.user = account
+                    player.save(update_fields=["user"])
         try:
             with transaction.atomic():
                 return Registration.objects.create(
