@@ -216,3 +216,18 @@ def test_a_slip_in_a_running_round_does_not_change_the_standings_until_it_closes
     rounds.round_close(round=round)
     event.refresh_from_db()
     assert standings_key(event) != before
+
+
+def test_a_round_with_a_game_loss_cannot_be_paired_again():
+    from tournaments.errors import ActionError
+    from tournaments.services import results
+
+    event = running_event(8)
+    round = Round.objects.get(event=event, number=2)
+    seat = Seat.objects.filter(round=round).first()
+    results.seat_set_penalty(seat=seat, user=None, reason="11.030", game_loss=True)
+    with pytest.raises(ActionError, match="penalty already affects"):
+        rounds.round_repair(round=round)
+    with pytest.raises(ActionError, match="penalty already affects"):
+        rounds.round_undo(round=round)
+    assert Seat.objects.get(pk=seat.pk).game_loss

@@ -10,7 +10,7 @@ import dataclasses
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from .. import selectors, swiss
@@ -145,6 +145,13 @@ def round_pair(*, event: Event, number: int) -> Round:
 def _check_no_results(round: Round) -> None:
     if round.closed or Table.objects.filter(round=round, result_entered_at__isnull=False).exists():
         raise ActionError(f"{round.label} already has results; correct them instead of re-pairing.")
+    # A penalty's effect (game loss, refusing to sign) lives on the player's seat: new tables would lose it.
+    penalised = Seat.objects.filter(round=round).filter(Q(game_loss=True) | Q(refused_to_sign=True))
+    names = list(penalised.values_list("registration__player__name", flat=True)[:3])
+    if names:
+        raise ActionError(
+            f"A penalty already affects this round's games ({', '.join(names)}): void it first, or keep the tables."
+        )
 
 
 def round_repair(*, round: Round) -> Round:
