@@ -45,8 +45,14 @@ def test_it_does_not_ask_when_the_tied_places_score_the_same():
 
 
 def test_without_scoring_every_tie_is_asked():
-    result = place_game([Seat("a", 10), Seat("b", 10), Seat("c", 40), Seat("d", 30)], scoring=None)
+    result = place_game([Seat("a", 10, 1), Seat("b", 10, 1), Seat("c", 40), Seat("d", 30)], scoring=None)
     assert result.question == (("a", "b"),)
+
+
+def test_no_question_when_the_tied_players_have_no_super_villains():
+    result = place_game([Seat("a", 30), Seat("b", 30), Seat("c", 12)])
+    assert result.question == ()
+    assert order(result) == ["b", "a", "c"]  # later in turn order
 
 
 def test_an_unanswered_recent_question_falls_to_later_in_turn_order():

@@ -129,6 +129,8 @@ def place_game(
             if len(tied) > 1:
                 places = range(start + i, start + j)
                 matters = points_by_place is None or len({points_by_place[p] for p in places}) > 1
+                # With no Super-Villain in their decks none of them defeated one: nothing to ask.
+                matters = matters and tied[0].super_villains > 0
                 if matters and answer is None:
                     question.append(tuple(s.player for s in tied))
                     for s in tied:
