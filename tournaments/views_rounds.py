@@ -244,8 +244,8 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
                 )
                 for f in forms
             ]
-            recent = _recent_answer(request, seats)
             try:
+                recent = _recent_answer(request, seats)
                 results.result_enter(
                     table=table_obj,
                     entries=entries,
@@ -284,12 +284,17 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
 
 
 def _recent_answer(request: HttpRequest, seats: list[Seat]) -> list[int] | None:
-    """The answer to "who defeated a Super-Villain most recently?": order numbers per tied player."""
+    """The answer to "who defeated a Super-Villain most recently?": order numbers per tied player.
+
+    Two players given the same number are refused rather than ordered by accident."""
     ranked = []
     for seat in seats:
         value = request.POST.get(f"recent_{seat.registration_id}", "").strip()
         if value.isdigit():
             ranked.append((int(value), seat.registration_id))
+    numbers = [n for n, _ in ranked]
+    if len(set(numbers)) != len(numbers):
+        raise ActionError("Give each tied player a different number: 1 for the most recent, then 2, …")
     return [reg for _, reg in sorted(ranked)] or None
 
 

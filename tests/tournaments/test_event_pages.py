@@ -231,3 +231,39 @@ def test_a_round_with_a_game_loss_cannot_be_paired_again():
     with pytest.raises(ActionError, match="penalty already affects"):
         rounds.round_undo(round=round)
     assert Seat.objects.get(pk=seat.pk).game_loss
+
+
+def test_the_same_number_for_two_tied_players_is_refused(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    seats = list(Seat.objects.filter(table=table).order_by("seat"))
+    data = slip_data(table, [30, 30, 20, 10], version=0)
+    data.update({f"recent_{seats[0].registration_id}": 1, f"recent_{seats[1].registration_id}": 1})
+    response = client.post(url, data)
+    assert "Give each tied player a different number" in response.content.decode()
+    assert not Table.objects.get(pk=table.pk).has_result
+
+
+def test_a_correction_that_makes_a_new_tie_asks_the_question_again():
+    from tournaments.services import results
+
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    seats = list(Seat.objects.filter(table=table).order_by("seat"))
+
+    def slip(vps):
+        return [
+            results.SeatEntry(seat_id=s.pk, vp=vp, super_villains=1) for s, vp in zip(seats, vps, strict=True)
+        ]
+
+    results.result_enter(
+        table=table, entries=slip([30, 30, 20, 10]), expected_version=0, user=None,
+        recent_super_villain=[seats[1].registration_id, seats[0].registration_id],
+    )  # fmt: skip
+    # Same tie, no new answer: the earlier answer still holds.
+    results.result_enter(table=table, entries=slip([30, 30, 20, 11]), expected_version=1, user=None)
+    # A new tie between players the earlier answer did not cover: asked again.
+    with pytest.raises(results.NeedsRecentSuperVillain):
+        results.result_enter(table=table, entries=slip([40, 30, 20, 20]), expected_version=2, user=None)

@@ -139,6 +139,15 @@ def _place(table: Table, seats: list[Seat], recent: list[int] | None) -> None:
                 )
 
 
+def _tie_groups(table: Table, seats: list[Seat]) -> tuple[tuple[str, ...], ...]:
+    """The ties on this slip that need the Super-Villain question, if nobody had answered it."""
+    try:
+        _place(table, seats, None)
+    except NeedsRecentSuperVillain as exc:
+        return exc.groups
+    return ()
+
+
 def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, reason: str = "") -> None:
     Seat.objects.bulk_update(
         seats,
@@ -211,9 +220,15 @@ def result_enter(
             seat.left_game = entry.left_game
             seat.outright_win = entry.outright_win
             seat.refused_to_sign = entry.refused_to_sign
-        table.recent_super_villain = list(recent_super_villain or table.recent_super_villain or [])
-        # A tie question answered earlier may no longer apply; the engine asks again if needed.
-        _place(table, seats, table.recent_super_villain or None)
+        answer = [int(r) for r in recent_super_villain or []]
+        if not answer and table.recent_super_villain:
+            # An answer given for an earlier version of the slip counts only if it names every player of
+            # every tie the slip has now; otherwise the question is asked again.
+            groups = _tie_groups(table, seats)
+            if groups and all(int(p) in table.recent_super_villain for group in groups for p in group):
+                answer = list(table.recent_super_villain)
+        table.recent_super_villain = answer
+        _place(table, seats, answer or None)
         action = "correction" if before else "result"
         _save(table, seats, user=user, action=action, before=before, reason=reason)
     return seats
