@@ -266,4 +266,4 @@ def test_a_correction_that_makes_a_new_tie_asks_the_question_again():
     results.result_enter(table=table, entries=slip([30, 30, 20, 11]), expected_version=1, user=None)
     # A new tie between players the earlier answer did not cover: asked again.
     with pytest.raises(results.NeedsRecentSuperVillain):
-        results.result_enter(table=table, entries=slip([40, 30, 20, 20]), expected_version=2, user=None)
+        results.result_enter(table=table, entries=slip([40, 20, 20, 10]), expected_version=2, user=None)
