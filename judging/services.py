@@ -222,6 +222,10 @@ def _apply_effects(penalty: Penalty, *, user) -> None:
         )
 
 
+# The default of ``penalty_record(round=...)``: where the event is now. ``None`` means no round at all.
+CURRENT_ROUND = object()
+
+
 def penalty_record(
     *,
     event: Event,
@@ -230,13 +234,14 @@ def penalty_record(
     type: str,
     registration: Registration | None = None,
     spectator_name: str = "",
-    round: Round | None = None,
+    round: Round | None | object = CURRENT_ROUND,
     description: str = "",
 ) -> Penalty:
     """Record a penalty and apply its effect: a game loss (last in that game), 12.100 (0 points),
     a disqualification (10.080: head judge only, with a reason; dropped and out of the play-off cut).
 
-    Round and table are filled in from where the player is seated in ``round`` (the current round by default).
+    Round and table are filled in from where the player is seated in ``round`` (the current round by default;
+    ``None``: a penalty outside any round, e.g. during the draft, which touches no game).
     """
     description = " ".join(description.split())
     spectator_name = " ".join(spectator_name.split())
@@ -258,7 +263,7 @@ def penalty_record(
             raise ActionError("Only the head judge can disqualify a player (10.080).")
         if not description:
             raise ActionError("Give the reason for the disqualification.")
-    if round is None:
+    if round is CURRENT_ROUND:
         round = Round.objects.filter(event=event).order_by("-number").first()
     if round is not None and round.event_id != event.pk:
         raise ActionError("That round is not part of this event.")
