@@ -40,6 +40,11 @@ class EventForm(forms.ModelForm):
             self.fields[f"tiebreaker_{i}"].initial = name
         if self.instance.scoring:
             self.fields["scoring_text"].initial = _format_scoring(self.instance.scoring)
+        if self.instance.pk and self.instance.status != Event.Status.REGISTRATION:
+            # Games already scored with these points: changing them now would mix two scales.
+            for name in ("scoring_text", "tiebreaker_1", "tiebreaker_2", "tiebreaker_3"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = "Locked once the event has started."
 
     def clean_scoring_text(self) -> dict:
         text = self.cleaned_data["scoring_text"].strip()

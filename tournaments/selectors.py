@@ -225,4 +225,13 @@ def player_rounds(event: Event, registration: Registration) -> list[dict]:
         Seat.objects.filter(table_id__in=table_ids).select_related("registration__player").order_by("seat")
     ):
         others[seat.table_id].append(seat)
-    return [{"seat": s, "round": s.round, "table": s.table, "players": others[s.table_id]} for s in own]
+    return [
+        {
+            "seat": s,
+            "round": s.round,
+            "table": s.table,
+            "players": others[s.table_id],
+            "opponents": [o for o in others[s.table_id] if o.registration_id != registration.pk],
+        }
+        for s in own
+    ]

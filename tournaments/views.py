@@ -139,11 +139,7 @@ def registrations(request: HttpRequest, event: Event) -> HttpResponse:
     if TableExport.is_valid_format(export_format):
         exporter = TableExport(export_format, table)
         return exporter.response(f"{event.slug}-registrations.{export_format}")
-    counts = Registration.objects.filter(event=event).aggregate(
-        total=Count("pk"),
-        active=Count("pk", filter=Q(dropped_at__isnull=True)),
-        checked_in=Count("pk", filter=Q(dropped_at__isnull=True, checked_in=True)),
-    )
+    counts = _counts(event)
     context = {
         "event": event,
         "table": table,
@@ -195,6 +191,14 @@ def roster_bulk_add(request: HttpRequest, event: Event) -> HttpResponse:
     )
 
 
+def _counts(event: Event) -> dict:
+    return Registration.objects.filter(event=event).aggregate(
+        total=Count("pk"),
+        active=Count("pk", filter=Q(dropped_at__isnull=True)),
+        checked_in=Count("pk", filter=Q(dropped_at__isnull=True, checked_in=True)),
+    )
+
+
 def _registration(event: Event, pk: int) -> Registration:
     return get_object_or_404(Registration.objects.select_related("player", "event"), event=event, pk=pk)
 
@@ -206,7 +210,7 @@ def _row_or_redirect(request: HttpRequest, event: Event, registration: Registrat
         return render(
             request,
             "tournaments/_registration_row.html",
-            {"row": table.rows[0], "table": table, "event": event},
+            {"row": table.rows[0], "table": table, "event": event, "counts": _counts(event)},
         )
     return redirect("tournaments:registrations", slug=event.slug)
 

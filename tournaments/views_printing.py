@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from .errors import ActionError
 from .models import Event, PrintJob, Round
-from .permissions import event_staff_required
+from .permissions import can, event_staff_required
 from .services import printing
 
 
@@ -45,6 +45,7 @@ def print_center(request: HttpRequest, event: Event, number: int) -> HttpRespons
         "event": event,
         "round": round,
         "rows": rows,
+        "can_manage": can(request.user, event, "manage"),
         "any_active": any(r["job"] and r["job"].active for r in rows),
     }
     if request.htmx:

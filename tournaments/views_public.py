@@ -27,6 +27,11 @@ from .tables import StandingsTable
 POLL_SECONDS = 20
 # The public pages show the play-off places; everyone after them follows the Swiss standings below.
 FINAL_RANKING_SHOWN = 8
+TIEBREAKER_WORDS = {
+    "super_villains": "Super-Villains defeated (SV)",
+    "opponents_points_rate": "opponents' points rate",
+    "vp": "total VP",
+}
 
 
 def _event(slug: str) -> Event:
@@ -118,6 +123,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "poll_seconds": POLL_SECONDS,
         "final_ranking": round_services.final_ranking(event, limit=FINAL_RANKING_SHOWN),
         "bracket": _bracket(event),
+        "tiebreaker_text": ", ".join(
+            TIEBREAKER_WORDS[t] for t in selectors.event_tiebreakers(event) if t in TIEBREAKER_WORDS
+        ),
     }
     if request.htmx:
         return render(request, "tournaments/_standings.html", context)
@@ -135,10 +143,18 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     registration = get_object_or_404(Registration.objects.select_related("player"), event=event, pk=pk)
     history = selectors.player_rounds(event, registration)
     line = next((line for line in selectors.event_standings(event) if line.registration.pk == pk), None)
+    ranking = [r.pk for r in round_services.final_ranking(event, limit=FINAL_RANKING_SHOWN)]
+    final_place = ranking.index(pk) + 1 if pk in ranking else None
     return render(
         request,
         "tournaments/player.html",
-        {"event": event, "registration": registration, "history": history, "line": line},
+        {
+            "event": event,
+            "registration": registration,
+            "history": history,
+            "line": line,
+            "final_place": final_place,
+        },
     )
 
 

@@ -52,6 +52,8 @@ def test_organizer_registers_checks_in_and_drops(page, live_server):
         page.click(f"button[aria-label='Check in {name}']")
         page.wait_for_selector(f"button[aria-label='Checked in {name}']")
 
+    assert page.inner_text("#counts") == "12 active · 12 checked in · 12 registered"  # updated in place
+
     page.once("dialog", lambda dialog: dialog.accept())
     page.click(f"button[aria-label='Drop {NAMES[3]}']")
     page.wait_for_selector(f"button[aria-label='Undo drop of {NAMES[3]}']")
