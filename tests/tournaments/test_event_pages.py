@@ -267,3 +267,15 @@ def test_a_correction_that_makes_a_new_tie_asks_the_question_again():
     # A new tie between players the earlier answer did not cover: asked again.
     with pytest.raises(results.NeedsRecentSuperVillain):
         results.result_enter(table=table, entries=slip([40, 20, 20, 10]), expected_version=2, user=None)
+
+
+def test_after_a_swap_the_tables_notes_describe_the_new_seating():
+    event = running_event(8)
+    round = Round.objects.get(event=event, number=2)
+    a = Seat.objects.select_related("registration__player").get(round=round, table__number=1, seat=1)
+    b = Seat.objects.select_related("registration__player").get(round=round, table__number=2, seat=1)
+    rounds.seats_swap(round=round, first=a, second=b)
+    for table in Table.objects.filter(round=round):
+        texts = [flag["text"] for flag in table.flags]
+        assert texts[0] == f"{a.registration.player.name} and {b.registration.player.name} swapped by staff"
+        assert all(t.startswith(f"Table {table.number}:") for t in texts[1:])

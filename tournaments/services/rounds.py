@@ -213,9 +213,17 @@ def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[st
         Seat.objects.filter(pk=a.pk).update(table_id=b_table, seat=0)
         Seat.objects.filter(pk=b.pk).update(table_id=a_table, seat=a_seat)
         Seat.objects.filter(pk=a.pk).update(seat=b_seat)
-        warnings = _swap_warnings(round, [a_table, b_table])
+        by_table = _swap_warnings(round, [a_table, b_table])
+        warnings = [text for texts in by_table.values() for text in texts]
+        moved = f"{a.registration.player.name} and {b.registration.player.name} swapped by staff"
         for table_id in {a_table, b_table}:
-            Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+            # The engine's notes described the old seating; the table now shows what is true of the new one.
+            flags = [{"kind": "swapped", "player": "", "opponent": None, "text": moved}]
+            flags += [
+                {"kind": "swap_warning", "player": "", "opponent": None, "text": t}
+                for t in by_table[table_id]
+            ]
+            Table.objects.filter(pk=table_id).update(version=F("version") + 1, flags=flags)
         ResultChange.objects.create(
             table_id=a_table,
             user=user,
@@ -228,10 +236,11 @@ def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[st
     return warnings
 
 
-def _swap_warnings(round: Round, table_ids: list[int]) -> list[str]:
+def _swap_warnings(round: Round, table_ids: list[int]) -> dict[int, list[str]]:
+    """Per table: players who met before, and a points gap, after a swap."""
     met = _met_before(round.event, round.number)
     standings = {line.registration.pk: line.points for line in selectors.event_standings(round.event)}
-    warnings = []
+    warnings: dict[int, list[str]] = {table_id: [] for table_id in table_ids}
     for table in Table.objects.filter(pk__in=set(table_ids)).order_by("number"):
         seats = list(Seat.objects.filter(table=table).select_related("registration__player"))
         ids = [str(s.registration_id) for s in seats]
@@ -239,12 +248,12 @@ def _swap_warnings(round: Round, table_ids: list[int]) -> list[str]:
             for q in ids[i + 1 :]:
                 if q in met.get(p, set()):
                     names = [s.registration.player.name for s in seats if str(s.registration_id) in (p, q)]
-                    warnings.append(
+                    warnings[table.pk].append(
                         f"Table {table.number}: {' and '.join(names)} have played each other before."
                     )
         points = [standings.get(s.registration_id, 0.0) for s in seats]
         if points and max(points) - min(points) > 0:
-            warnings.append(
+            warnings[table.pk].append(
                 f"Table {table.number}: points range from {min(points):g} to {max(points):g} (a pull-down)."
             )
     return warnings
