@@ -105,6 +105,7 @@ class EventForm(forms.ModelForm):
             "publish_penalties",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        labels = {"allow_five_table": "Allow a 5-player table"}
 
     def clean_round_minutes(self) -> int:
         minutes = self.cleaned_data["round_minutes"]

@@ -29,6 +29,7 @@ staff = [
     path("e/<slug:slug>/staff/players/add/", views.player_add, name="player_add"),
     path("e/<slug:slug>/staff/players/bulk/", views.roster_bulk_add, name="roster_bulk_add"),
     path("e/<slug:slug>/staff/players/<int:pk>/check-in/", views.registration_check_in, name="check_in"),
+    path("e/<slug:slug>/staff/players/check-in-all/", views.check_in_all, name="check_in_all"),
     path("e/<slug:slug>/staff/players/<int:pk>/drop/", views.registration_drop, name="drop"),
     path("e/<slug:slug>/staff/players/<int:pk>/undrop/", views.registration_undrop, name="undrop"),
     path("e/<slug:slug>/staff/self-registration/", views.self_registration_toggle, name="self_registration"),

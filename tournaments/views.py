@@ -226,6 +226,14 @@ def registration_check_in(request: HttpRequest, event: Event, pk: int) -> HttpRe
 
 @require_POST
 @event_staff_required("run")
+def check_in_all(request: HttpRequest, event: Event) -> HttpResponse:
+    count = services.registrations_check_in_all(event=event)
+    messages.success(request, f"{count} player{'s' if count != 1 else ''} checked in.")
+    return redirect("tournaments:registrations", slug=event.slug)
+
+
+@require_POST
+@event_staff_required("run")
 def registration_drop(request: HttpRequest, event: Event, pk: int) -> HttpResponse:
     form = DropForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""

@@ -31,6 +31,7 @@ STAFF_URLS = [
     ("tournaments:roster_bulk_add", "get", False, None, RUN),
     ("tournaments:roster_bulk_add", "post", False, {"text": "A B\nC D", "confirm": "1"}, RUN),
     ("tournaments:check_in", "post", True, {"checked_in": "1"}, RUN),
+    ("tournaments:check_in_all", "post", False, {}, RUN),
     ("tournaments:drop", "post", True, {"reason": "x"}, RUN),
     ("tournaments:undrop", "post", True, {}, RUN),
     ("tournaments:event_edit", "get", False, None, MANAGE),

@@ -83,3 +83,13 @@ def test_staff_add_needs_an_existing_account():
     event = make_event()
     with pytest.raises(ActionError, match="No account"):
         services.staff_add(event=event, username="ghost", role=EventStaff.Role.JUDGE)
+
+
+def test_check_in_all_checks_in_every_active_player():
+    event = make_event()
+    make_registration(event, "Ann")
+    make_registration(event, "Gone", dropped_at="2026-12-05T10:00:00Z")
+    assert services.registrations_check_in_all(event=event) == 1
+    assert list(
+        Registration.objects.filter(event=event, checked_in=True).values_list("player__name", flat=True)
+    ) == ["Ann"]

@@ -126,6 +126,14 @@ def registration_set_checked_in(*, registration: Registration, checked_in: bool)
     return registration
 
 
+def registrations_check_in_all(*, event: Event) -> int:
+    """Check in every active player not checked in yet; returns how many."""
+    with transaction.atomic():
+        return Registration.objects.filter(event=event, checked_in=False, dropped_at__isnull=True).update(
+            checked_in=True, checked_in_at=timezone.now()
+        )
+
+
 def registration_drop(
     *, registration: Registration, reason: str = "", after_round: int | None = None
 ) -> Registration:
