@@ -164,7 +164,7 @@ class _Search:
     def table_cost(self, members: list[int], size: int) -> tuple[float, int]:
         pts, met, extra = self.pts, self.met, self.extra[size]
         s = s2 = more = 0.0
-        rep = 0
+        rep = heavy = 0
         high, low = -1e18, 1e18
         for i, a in enumerate(members):
             x = pts[a]
@@ -178,10 +178,14 @@ class _Search:
             seen = met[a]
             if seen:
                 for b in members[i + 1 :]:
-                    rep += seen.get(b, 0)
+                    times = seen.get(b, 0)
+                    rep += times
+                    # Meeting the same opponent a third or fourth time costs more than a first repeat
+                    # elsewhere: repeats are spread over pairs rather than piled on one.
+                    heavy += times * times
         spread = high - low
         return (
-            self.repeat_weight * rep + s2 - s * s / len(members) + _SPREAD_WEIGHT * spread + more,
+            self.repeat_weight * heavy + s2 - s * s / len(members) + _SPREAD_WEIGHT * spread + more,
             rep,
         )
 
