@@ -63,3 +63,16 @@ def test_playoff_seating_states_turn_order_by_standing():
     text = " ".join(page_texts(pdf))
     assert "Seat 2 (goes 2nd): P4 — 4th after the Swiss rounds" in text
     assert len(render_pngs(pdf, dpi=30)) == 1
+
+
+def test_pairings_by_name_sort_accented_names_among_their_base_letters():
+    seatings = tuple(
+        Seating(name, table=t, seat=1)
+        for t, name in enumerate(
+            ["Zimmer, Ann", "Łukasiewicz, Zoë", "Álvarez, Bo", "Lee, Cy", "Baker, Di"], 1
+        )
+    )
+    doc = PairingsDocument("Test Open", "2026-12-05", "Round 1", "A4", seatings, ())
+    text = " ".join(page_texts(render_pairings_by_name(doc)))
+    order = [text.index(name) for name in ("Álvarez", "Baker", "Lee", "Łukasiewicz", "Zimmer")]
+    assert order == sorted(order)

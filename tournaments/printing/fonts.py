@@ -1,11 +1,13 @@
 """Unicode fonts for the printouts, registered once per process.
 
-Noto Sans (from the ``fontpkg-noto-sans`` Python package, so it is always there) covers
-Latin, Greek and Cyrillic. For Chinese and Japanese names the printouts fall back, character
-by character, to Droid Sans Fallback (Debian ``fonts-droid-fallback``), and for Korean to
-Nanum Gothic (``fonts-nanum``), when installed (``.ci/run`` installs both; see the README).
-All are TrueType and are embedded (subset) in every PDF, so a printout never depends on the
-fonts of the printing machine.
+Fira Sans (the ``fontpkg-fira-sans`` Python package, so it is installed with the project)
+covers Latin, Greek and Cyrillic, Vietnamese included, and ships static Regular and Bold
+TrueType files: reportlab embeds TrueType outlines only, and a variable font would give it just
+its default instance, so bold would have to be faked. For Chinese and Japanese names the
+printouts fall back, character by character, to Droid Sans Fallback (Debian
+``fonts-droid-fallback``), and for Korean to Nanum Gothic (``fonts-nanum``), when installed
+(``.ci/run`` installs both). Every font is embedded as a subset in every PDF, so a printout never
+depends on the fonts of the printing machine.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-PRIMARY = "NotoSans"
+PRIMARY = "FiraSans"
+PRIMARY_BOLD = "FiraSans-Bold"
 # (name, path), tried in order for a character the primary font lacks. PRINT_FALLBACK_FONT adds one.
 FALLBACKS = (
     ("ExtraFallback", os.getenv("PRINT_FALLBACK_FONT", "")),
@@ -27,45 +30,44 @@ FALLBACKS = (
 )
 
 
-def _noto_sans_path() -> Path:
-    import fontpkg_noto_sans
+def _fira_sans(style: str) -> Path:
+    import fontpkg_fira_sans
 
-    files = Path(fontpkg_noto_sans.__file__).parent / "files"
-    # The package ships a variable font; reportlab embeds its default instance (Regular).
-    return next(p for p in sorted(files.glob("NotoSans*.ttf")) if "Italic" not in p.name)
+    return Path(fontpkg_fira_sans.__file__).parent / "files" / f"FiraSans-{style}.ttf"
 
 
 @dataclass(frozen=True)
 class Fonts:
     primary: str
-    primary_glyphs: frozenset[int]
+    primary_bold: str
+    primary_glyphs: frozenset[int]  # characters both primary weights have
     fallbacks: tuple[tuple[str, frozenset[int]], ...]  # (font name, characters it has), in order
 
-    @property
-    def fallback(self) -> str | None:
-        return self.fallbacks[0][0] if self.fallbacks else None
-
-    def font_for(self, code: int) -> str:
+    def font_for(self, code: int, bold: bool = False) -> str:
         if code in self.primary_glyphs:
-            return self.primary
+            return self.primary_bold if bold else self.primary
         for name, glyphs in self.fallbacks:
             if code in glyphs:
                 return name
-        return self.primary
+        # Nothing has it: the primary font's "missing glyph" box at least shows that something is there.
+        return self.primary_bold if bold else self.primary
 
-    def runs(self, text: str) -> list[tuple[str, str]]:
+    def runs(self, text: str, bold: bool = False) -> list[tuple[str, str]]:
         """Split text into (font name, text) runs so every character is drawn by a font that has it."""
         runs: list[tuple[str, str]] = []
         for ch in text:
-            font = self.primary if ch == " " else self.font_for(ord(ch))
+            font = self.font_for(ord(ch), bold)
             if runs and runs[-1][0] == font:
                 runs[-1] = (font, runs[-1][1] + ch)
             else:
                 runs.append((font, ch))
         return runs
 
-    def width(self, text: str, size: float) -> float:
-        return sum(pdfmetrics.stringWidth(part, font, size) for font, part in self.runs(text))
+    def is_real_bold(self, font: str) -> bool:
+        return font == self.primary_bold
+
+    def width(self, text: str, size: float, bold: bool = False) -> float:
+        return sum(pdfmetrics.stringWidth(part, font, size) for font, part in self.runs(text, bold))
 
     def covers(self, text: str) -> bool:
         """True when some font has every character of ``text``."""
@@ -75,12 +77,15 @@ class Fonts:
 
 @functools.cache
 def fonts() -> Fonts:
-    primary = TTFont(PRIMARY, str(_noto_sans_path()))
-    pdfmetrics.registerFont(primary)
+    regular = TTFont(PRIMARY, str(_fira_sans("Regular")))
+    bold = TTFont(PRIMARY_BOLD, str(_fira_sans("Bold")))
+    pdfmetrics.registerFont(regular)
+    pdfmetrics.registerFont(bold)
     fallbacks = []
     for name, path in FALLBACKS:
         if path and Path(path).is_file():
             font = TTFont(name, path)
             pdfmetrics.registerFont(font)
             fallbacks.append((name, frozenset(font.face.charToGlyph)))
-    return Fonts(PRIMARY, frozenset(primary.face.charToGlyph), tuple(fallbacks))
+    glyphs = frozenset(regular.face.charToGlyph) & frozenset(bold.face.charToGlyph)
+    return Fonts(PRIMARY, PRIMARY_BOLD, glyphs, tuple(fallbacks))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from reportlab.lib.pagesizes import A4, LETTER
@@ -10,6 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import draw
 from .documents import PairingsDocument, PlayoffsDocument, StandingsDocument
+from .fonts import fonts
 
 PAGE_SIZES = {"A4": A4, "Letter": LETTER}
 MARGIN = 28
@@ -21,7 +23,13 @@ class _Sheet:
     def __init__(self, paper: str, title: str, subtitle: str) -> None:
         self.buffer = io.BytesIO()
         self.width, self.height = PAGE_SIZES[paper]
-        self.c = Canvas(self.buffer, pagesize=(self.width, self.height), invariant=1, pageCompression=1)
+        self.c = Canvas(
+            self.buffer,
+            pagesize=(self.width, self.height),
+            invariant=1,
+            pageCompression=1,
+            initialFontName=fonts().primary,
+        )
         self.c.setTitle(f"{title} · {subtitle}")
         self.c.setAuthor("DCDB Tournament Toolkit")
         self.title, self.subtitle = title, subtitle
@@ -59,9 +67,7 @@ class _Sheet:
         return self.buffer.getvalue()
 
 
-def _columns(
-    sheet: _Sheet, lines: Sequence[str], *, size: float, columns: int, leading: float, bold_prefix: int = 0
-) -> None:
+def _columns(sheet: _Sheet, lines: Sequence[str], *, size: float, columns: int, leading: float) -> None:
     """Fill columns top to bottom, left to right, page after page."""
     col_w = (sheet.width - 2 * MARGIN) / columns
     per_column = max(1, int(sheet.body_height // leading))
@@ -73,13 +79,26 @@ def _columns(
             col, row = divmod(i, per_column)
             x = MARGIN + col * col_w
             y = sheet.top - row * leading - size
-            draw.text(sheet.c, x, y, line, size, width=col_w - 10, min_size=size * 0.55)
+            draw.text(sheet.c, x, y, line, size, width=col_w - 10, min_size=size * 0.65)
+
+
+# Letters that Unicode does not decompose into a base letter and a mark, spelled as players look for them.
+_BASE_LETTERS = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"}
+)
+
+
+def alphabetical(name: str) -> str:
+    """Sort key for the wall: "Álvarez" and "Łukasiewicz" stand among the A and L names, as a player
+    looking for their name expects, not after "Z" as code points would put them."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold().translate(_BASE_LETTERS))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def render_pairings_by_name(doc: PairingsDocument) -> bytes:
     """Alphabetical by last name, large type: "Last, First — Table 12, seat 3"."""
     sheet = _Sheet(doc.paper, doc.event, f"{doc.round_label} · pairings by name · {doc.date}")
-    ordered = sorted(doc.seatings, key=lambda s: (s.sort_name.casefold(), s.table, s.seat))
+    ordered = sorted(doc.seatings, key=lambda s: (alphabetical(s.sort_name), s.table, s.seat))
     lines = [f"{s.sort_name} — Table {s.table}, seat {s.seat}" for s in ordered]
     _columns(sheet, lines, size=14, columns=2, leading=21)
     return sheet.finish()

@@ -14,6 +14,7 @@ from judging.time_call import extra_turns
 
 from . import draw
 from .documents import SlipsDocument, SlipTable
+from .fonts import fonts
 
 PAGE_SIZES = {"A4": A4, "Letter": LETTER}
 MARGIN = 24
@@ -155,7 +156,9 @@ def render_slips(doc: SlipsDocument, *, on_table: Callable[[int, int], None] | N
     """One slip per table, two per page. ``on_table(done, total)`` reports progress."""
     buffer = io.BytesIO()
     page_w, page_h = PAGE_SIZES[doc.paper]
-    c = Canvas(buffer, pagesize=(page_w, page_h), invariant=1, pageCompression=1)
+    c = Canvas(
+        buffer, pagesize=(page_w, page_h), invariant=1, pageCompression=1, initialFontName=fonts().primary
+    )
     c.setTitle(f"{doc.event} · {doc.round_label} · match slips")
     c.setAuthor("DCDB Tournament Toolkit")
     slot_h = page_h / SLIPS_PER_PAGE
