@@ -75,3 +75,20 @@ def test_bad_input_is_a_clear_error(seats, active, left, message):
 def test_extra_turns_rejects_an_active_seat_out_of_range():
     with pytest.raises(TimeCallError):
         extra_turns(4, 0)
+
+
+@pytest.mark.parametrize(("players", "seat"), sorted(TABLE))
+def test_every_sequence_ends_the_game_after_the_last_player_in_turn_order(players, seat):
+    # Whoever was active, the game stops at the end of a full round, so nobody gets an extra turn more
+    # than a player later in turn order.
+    call = time_call(players, seat)
+    assert len(call.turns) == call.extra_turns == TABLE[(players, seat)]
+    assert call.last == players
+
+
+def test_between_turns_before_the_first_player_completes_one_round():
+    assert time_call(4, 1, between_turns=True).turns == (2, 3, 4)
+
+
+def test_with_the_first_player_gone_the_game_still_ends_after_the_last_seat():
+    assert time_call(4, 4, left=[1]).turns == (2, 3, 4)
