@@ -73,6 +73,18 @@ class ClockState:
         }
 
 
+def _clock_state(round: Round, clock, pauses, now) -> ClockState:
+    open_pause = next((p for p in pauses if p.ended_at is None), None)
+    return ClockState(
+        round=round,
+        started=clock is not None,
+        remaining=clock.remaining_seconds(now) if clock else None,
+        paused=open_pause is not None,
+        pause_reason=open_pause.reason if open_pause else "",
+        minutes=clock.minutes if clock else round.event.round_minutes,
+    )
+
+
 def _round_clock(round: Round) -> tuple[clockmath.Clock | None, list[ClockPause]]:
     round_clock = RoundClock.objects.filter(round=round).first()
     pauses = list(ClockPause.objects.filter(clock__round=round).order_by("started_at")) if round_clock else []
@@ -83,15 +95,7 @@ def round_clock(*, round: Round) -> ClockState:
     """Two queries."""
     clock, pauses = _round_clock(round)
     now = timezone.now()
-    open_pause = next((p for p in pauses if p.ended_at is None), None)
-    return ClockState(
-        round=round,
-        started=clock is not None,
-        remaining=clock.remaining_seconds(now) if clock else None,
-        paused=open_pause is not None,
-        pause_reason=open_pause.reason if open_pause else "",
-        minutes=clock.minutes if clock else round.event.round_minutes,
-    )
+    return _clock_state(round, clock, pauses, now)
 
 
 @dataclass
@@ -197,16 +201,7 @@ def round_board(*, round: Round) -> tuple[ClockState, list[TableState]]:
         _table_state(view, clock, now, extensions[view.table.pk], calls.get(view.table.pk))
         for view in round_tables(round)
     ]
-    open_pause = next((p for p in pauses if p.ended_at is None), None)
-    state = ClockState(
-        round=round,
-        started=clock is not None,
-        remaining=clock.remaining_seconds(now) if clock else None,
-        paused=open_pause is not None,
-        pause_reason=open_pause.reason if open_pause else "",
-        minutes=clock.minutes if clock else round.event.round_minutes,
-    )
-    return state, tables
+    return _clock_state(round, clock, pauses, now), tables
 
 
 def sort_by_status(tables: list[TableState]) -> list[TableState]:
