@@ -15,7 +15,7 @@ TIEBREAKER_CHOICES = [
 ]
 
 
-def _format_scoring(scoring: dict) -> str:
+def format_scoring(scoring: dict) -> str:
     profile = swiss.scoring_profile(scoring or None)
     return "; ".join(
         f"{size}: {', '.join(f'{p:g}' for p in points)}" for size, points in sorted(profile.points.items())
@@ -31,15 +31,19 @@ class EventForm(forms.ModelForm):
     tiebreaker_1 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="First tiebreaker after points")
     tiebreaker_2 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="Second tiebreaker")
     tiebreaker_3 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="Third tiebreaker")
+    # The settings version the form was loaded at (editing only): a save from an older one is a conflict.
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["version"].initial = self.instance.settings_version
         order = list(self.instance.tiebreakers or swiss.DEFAULT_TIEBREAKERS)
         order = [t for t in order if t != "draw"]
         for i, name in enumerate(order[:3], start=1):
             self.fields[f"tiebreaker_{i}"].initial = name
         if self.instance.scoring:
-            self.fields["scoring_text"].initial = _format_scoring(self.instance.scoring)
+            self.fields["scoring_text"].initial = format_scoring(self.instance.scoring)
         if self.instance.pk and self.instance.status != Event.Status.REGISTRATION:
             # Games already scored with these points: changing them now would mix two scales.
             for name in ("scoring_text", "tiebreaker_1", "tiebreaker_2", "tiebreaker_3"):
@@ -86,10 +90,12 @@ class EventForm(forms.ModelForm):
         fields["tiebreakers"] = [] if tuple(order) == swiss.DEFAULT_TIEBREAKERS[:3] else [*order, "draw"]
         return fields
 
-    def save(self, commit: bool = True) -> Event:
-        for name, value in self.event_fields().items():
-            setattr(self.instance, name, value)
-        return super().save(commit)
+    def field_label(self, name: str) -> str:
+        if name == "scoring":
+            return str(self.fields["scoring_text"].label)
+        if name == "tiebreakers":
+            return "Tiebreakers"
+        return str(self.fields[name].label)
 
     class Meta:
         model = Event

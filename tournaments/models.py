@@ -96,6 +96,8 @@ class Event(models.Model):
     tiebreakers = models.JSONField(default=list, blank=True)
     # Bumped on every result change; standings are cached per version.
     results_version = models.PositiveIntegerField(default=0, editable=False)
+    # Bumped on every save of the settings form: two organizers editing at once never overwrite each other.
+    settings_version = models.PositiveIntegerField(default=0, editable=False)
     # Set when the event starts (9.070); an override marks the event non-standard.
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     swiss_rounds_standard = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)

@@ -2,7 +2,9 @@
 the whole thing or raises ``ActionError`` and leaves the data as it was."""
 
 from .registration import (
+    SettingsConflict,
     event_create,
+    event_settings_save,
     registration_add,
     registration_drop,
     registration_set_checked_in,
@@ -15,7 +17,9 @@ from .registration import (
 )
 
 __all__ = [
+    "SettingsConflict",
     "event_create",
+    "event_settings_save",
     "registration_add",
     "registration_drop",
     "registration_set_checked_in",

@@ -24,6 +24,42 @@ def event_create(*, user, **fields) -> Event:
     return event
 
 
+class SettingsConflict(ActionError):
+    """Another organizer saved the event's settings after this form was loaded."""
+
+    def __init__(self, event: Event, changed: list[str]) -> None:
+        super().__init__(
+            "Another organizer saved these settings while you were editing. Nothing of yours was saved: "
+            "compare with the values saved now, then save again to keep yours."
+        )
+        self.event = event
+        self.changed = changed
+
+
+SETTINGS_LOCKED_AT_START = ("scoring", "tiebreakers")
+
+
+def event_settings_save(*, event: Event, fields: dict, version: int | None) -> Event:
+    """Save the settings form's fields, and only those (a round closing at the same moment keeps its
+    status and results version). ``version`` is the settings version the form was loaded at: if the
+    settings were saved since, nothing is written and ``SettingsConflict`` names the fields whose saved
+    values differ from this form's."""
+    with transaction.atomic():
+        current = Event.objects.select_for_update().get(pk=event.pk)
+        differs = [name for name, value in fields.items() if getattr(current, name) != value]
+        if version is None or version != current.settings_version:
+            raise SettingsConflict(current, differs)
+        if current.status != Event.Status.REGISTRATION:
+            locked = [name for name in SETTINGS_LOCKED_AT_START if name in differs]
+            if locked:
+                raise ActionError("The event has started: its points and tiebreakers can no longer change.")
+        for name, value in fields.items():
+            setattr(current, name, value)
+        current.settings_version += 1
+        current.save(update_fields=[*fields, "settings_version"])
+    return current
+
+
 def _player_for(*, name: str, email: str) -> Player:
     """The same email means the same person across events; otherwise a new player."""
     if email:

@@ -1,0 +1,105 @@
+"""The event settings page: saving, and two organizers saving at once."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_event, make_user
+from tournaments import services
+from tournaments.errors import ActionError
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def settings_data(event: Event, **changes) -> dict:
+    data = {
+        "name": event.name,
+        "date": event.date.isoformat(),
+        "venue": event.venue,
+        "sanctioned": "on" if event.sanctioned else "",
+        "round_minutes": event.round_minutes,
+        "turn_order": event.turn_order,
+        "paper_size": event.paper_size,
+        "scoring_text": "",
+        "tiebreaker_1": "super_villains",
+        "tiebreaker_2": "opponents_points_rate",
+        "tiebreaker_3": "vp",
+        "version": event.settings_version,
+    }
+    data.update(changes)
+    return {k: v for k, v in data.items() if v != ""}
+
+
+@pytest.fixture
+def organizer_client(client):
+    user = make_user("org")
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+def edit_url(event: Event) -> str:
+    return reverse("tournaments:event_edit", kwargs={"slug": event.slug})
+
+
+def test_it_saves_the_settings_and_bumps_the_version(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    response = organizer_client.post(edit_url(event), settings_data(event, round_minutes=50))
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.round_minutes == 50
+    assert event.settings_version == 1
+
+
+def test_a_save_from_a_stale_form_is_refused_and_shows_what_was_saved(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    stale = settings_data(event, venue="Gotham Hall")
+    services.event_settings_save(event=event, fields={"round_minutes": 45}, version=0)
+
+    response = organizer_client.post(edit_url(event), stale)
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Another organizer saved these settings while you were editing" in page
+    conflict = page.split('id="conflict"')[1].split("</section>")[0]
+    assert "<li>Round minutes: 45</li>" in conflict
+    assert "<li>Venue: (empty)</li>" in conflict
+    assert 'value="Gotham Hall"' in page  # what this organizer typed is kept
+    event.refresh_from_db()
+    assert (event.venue, event.round_minutes, event.settings_version) == ("", 45, 1)
+
+
+def test_saving_again_after_a_conflict_keeps_this_forms_values(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    stale = settings_data(event, venue="Gotham Hall")
+    services.event_settings_save(event=event, fields={"round_minutes": 45}, version=0)
+    page = organizer_client.post(edit_url(event), stale).content.decode()
+    assert 'name="version" value="1"' in page
+
+    response = organizer_client.post(edit_url(event), {**stale, "version": 1})
+
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.venue, event.round_minutes, event.settings_version) == ("Gotham Hall", 60, 2)
+
+
+def test_saving_settings_writes_only_the_settings_fields():
+    event = make_event(organizer=make_user("org"))
+    loaded = Event.objects.get(pk=event.pk)  # the page's copy, loaded before a round closed
+    Event.objects.filter(pk=event.pk).update(results_version=7, status=Event.Status.RUNNING)
+
+    services.event_settings_save(event=loaded, fields={"venue": "Metropolis"}, version=0)
+
+    event.refresh_from_db()
+    assert (event.venue, event.results_version, event.status) == ("Metropolis", 7, Event.Status.RUNNING)
+
+
+def test_points_cannot_change_once_the_event_has_started():
+    event = make_event(organizer=make_user("org"))
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+
+    with pytest.raises(ActionError, match="points and tiebreakers"):
+        services.event_settings_save(event=event, fields={"scoring": {"4": [6, 3, 1, 0]}}, version=0)
+
+    event.refresh_from_db()
+    assert (event.scoring, event.settings_version) == ({}, 0)
