@@ -166,6 +166,9 @@ class Penalty(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     void_reason = models.CharField(max_length=300, blank=True)
+    # 12.100 only: whether the seat already said "refused to sign" (ticked on the match slip) when this
+    # penalty was applied. Voiding the penalty then leaves the slip's own tick alone.
+    seat_refused_before = models.BooleanField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-recorded_at"]

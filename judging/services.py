@@ -203,6 +203,11 @@ def _apply_effects(penalty: Penalty, *, user) -> None:
             f"{penalty.who} is not seated {where}; a game loss or a refusal to sign needs a game."
         )
     if needs_game:
+        if penalty.infraction.rule == catalogue.REFUSED_TO_SIGN:
+            penalty.seat_refused_before = Seat.objects.values_list("refused_to_sign", flat=True).get(
+                pk=penalty.seat_id
+            )
+            penalty.save(update_fields=["seat_refused_before"])
         seat_set_penalty(
             seat=penalty.seat,
             user=user,
@@ -348,6 +353,17 @@ def penalty_void(*, penalty: Penalty, user, reason: str) -> Penalty:
     return penalty
 
 
+def _slip_said_refused(penalty: Penalty) -> bool:
+    """Whether "refused to sign" was on this seat before any 12.100 penalty put it there."""
+    first = (
+        Penalty.objects.filter(seat=penalty.seat_id, infraction__rule=catalogue.REFUSED_TO_SIGN)
+        .order_by("recorded_at", "pk")
+        .values_list("seat_refused_before", flat=True)
+        .first()
+    )
+    return bool(first)
+
+
 def _lift_effects(penalty: Penalty, *, user) -> None:
     still = Penalty.objects.filter(seat=penalty.seat, voided_at__isnull=True) if penalty.seat_id else None
     reason = f"penalty voided: {penalty.void_reason}"
@@ -359,6 +375,7 @@ def _lift_effects(penalty: Penalty, *, user) -> None:
         if (
             penalty.infraction.rule == catalogue.REFUSED_TO_SIGN
             and not still.filter(infraction__rule=catalogue.REFUSED_TO_SIGN).exists()
+            and not _slip_said_refused(penalty)
         ):
             refused = False
         if game_loss is not None or refused is not None:

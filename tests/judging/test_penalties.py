@@ -6,8 +6,9 @@ from judging import services
 from judging.models import Infraction, Penalty, PenaltyLog
 from tests.judging.helpers import enter_result, head_judge, judge, running_event, seat_of, seat_round
 from tournaments.errors import ActionError
-from tournaments.models import Registration
+from tournaments.models import Registration, Table
 from tournaments.selectors import event_standings
+from tournaments.services import results
 from tournaments.services.rounds import playoff_eligible, round_close
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +85,46 @@ def test_refusing_to_sign_gives_zero_points_that_round():
     record(event, players[0], rule="12.100")
     seat = seat_of(round, players[0])
     assert seat.refused_to_sign and seat.points == 0
+
+
+def refused_on_the_slip(round, registration) -> None:
+    """Enter the first table's slip again with "refused to sign" ticked for this player."""
+    seat = seat_of(round, registration)
+    table = Table.objects.get(pk=seat.table_id)
+    seats = list(table.seats.order_by("seat"))
+    results.result_enter(
+        table=table,
+        entries=[results.SeatEntry(seat_id=s.pk, vp=s.vp, refused_to_sign=s.pk == seat.pk) for s in seats],
+        expected_version=table.version,
+        user=None,
+    )
+
+
+def test_voiding_a_refusal_to_sign_gives_the_points_back():
+    event, players, round = played_round()
+    penalty = record(event, players[0], rule="12.100")
+    services.penalty_void(penalty=penalty, user=None, reason="signed after all")
+    seat = seat_of(round, players[0])
+    assert not seat.refused_to_sign and seat.points == 5
+
+
+def test_voiding_a_refusal_to_sign_keeps_the_tick_on_the_match_slip():
+    event, players, round = played_round()
+    refused_on_the_slip(round, players[0])
+    penalty = record(event, players[0], rule="12.100")
+    services.penalty_void(penalty=penalty, user=None, reason="recorded twice")
+    seat = seat_of(round, players[0])
+    assert seat.refused_to_sign and seat.points == 0
+
+
+def test_voiding_every_refusal_penalty_clears_a_tick_the_penalties_made():
+    event, players, round = played_round()
+    first = record(event, players[0], rule="12.100")
+    second = record(event, players[0], rule="12.100")
+    services.penalty_void(penalty=first, user=None, reason="wrong player")
+    assert seat_of(round, players[0]).refused_to_sign
+    services.penalty_void(penalty=second, user=None, reason="wrong player")
+    assert not seat_of(round, players[0]).refused_to_sign
 
 
 def test_a_judge_cannot_disqualify():
