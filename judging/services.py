@@ -204,6 +204,8 @@ def _apply_effects(penalty: Penalty, *, user) -> None:
         )
     if needs_game:
         if penalty.infraction.rule == catalogue.REFUSED_TO_SIGN:
+            # Lock the table first, as a slip save does, so no slip lands between reading and applying.
+            Table.objects.select_for_update().get(pk=penalty.seat.table_id)
             penalty.seat_refused_before = Seat.objects.values_list("refused_to_sign", flat=True).get(
                 pk=penalty.seat_id
             )

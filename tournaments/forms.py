@@ -15,7 +15,7 @@ TIEBREAKER_CHOICES = [
 ]
 
 
-def format_scoring(scoring: dict) -> str:
+def _format_scoring(scoring: dict) -> str:
     profile = swiss.scoring_profile(scoring or None)
     return "; ".join(
         f"{size}: {', '.join(f'{p:g}' for p in points)}" for size, points in sorted(profile.points.items())
@@ -43,7 +43,7 @@ class EventForm(forms.ModelForm):
         for i, name in enumerate(order[:3], start=1):
             self.fields[f"tiebreaker_{i}"].initial = name
         if self.instance.scoring:
-            self.fields["scoring_text"].initial = format_scoring(self.instance.scoring)
+            self.fields["scoring_text"].initial = _format_scoring(self.instance.scoring)
         if self.instance.pk and self.instance.status != Event.Status.REGISTRATION:
             # Games already scored with these points: changing them now would mix two scales.
             for name in ("scoring_text", "tiebreaker_1", "tiebreaker_2", "tiebreaker_3"):
@@ -90,12 +90,21 @@ class EventForm(forms.ModelForm):
         fields["tiebreakers"] = [] if tuple(order) == swiss.DEFAULT_TIEBREAKERS[:3] else [*order, "draw"]
         return fields
 
-    def field_label(self, name: str) -> str:
+    def saved_value(self, event: Event, name: str) -> tuple[str, str]:
+        """One of ``event_fields()`` as saved on ``event``: the field's label and its value as words."""
+        value = getattr(event, name)
         if name == "scoring":
-            return str(self.fields["scoring_text"].label)
+            return str(self.fields["scoring_text"].label), _format_scoring(value)
         if name == "tiebreakers":
-            return "Tiebreakers"
-        return str(self.fields[name].label)
+            labels = dict(TIEBREAKER_CHOICES)
+            order = [t for t in (value or swiss.DEFAULT_TIEBREAKERS) if t != "draw"]
+            return "Tiebreakers", ", ".join(labels.get(t, t) for t in order)
+        label = str(self.fields[name].label)
+        if Event._meta.get_field(name).choices:
+            return label, str(getattr(event, f"get_{name}_display")())
+        if isinstance(value, bool):
+            return label, "yes" if value else "no"
+        return label, str(value) if value not in ("", None) else "(empty)"
 
     class Meta:
         model = Event

@@ -15,18 +15,9 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from . import services, swiss
+from . import services
 from .errors import ActionError
-from .forms import (
-    TIEBREAKER_CHOICES,
-    DropForm,
-    EventForm,
-    PlayerAddForm,
-    RosterForm,
-    SelfRegistrationForm,
-    StaffForm,
-    format_scoring,
-)
+from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, SelfRegistrationForm, StaffForm
 from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
 from .tables import RegistrationTable
@@ -117,9 +108,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         except services.SettingsConflict as conflict:
             # Keep everything the organizer typed; show what is saved now where it differs, and take
             # the new version so that saving again (having compared) keeps this form's values.
-            saved_now = [
-                (form.field_label(name), _setting_text(conflict.event, name)) for name in conflict.changed
-            ]
+            saved_now = [form.saved_value(conflict.event, name) for name in conflict.changed]
             data = request.POST.copy()
             data["version"] = conflict.event.settings_version
             form = EventForm(data, instance=event)
@@ -132,23 +121,6 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     return render(
         request, "tournaments/event_form.html", {"form": form, "event": event, "saved_now": saved_now}
     )
-
-
-def _setting_text(event: Event, name: str) -> str:
-    """A saved setting as the settings page words it."""
-    value = getattr(event, name)
-    if name == "scoring":
-        return format_scoring(value) if value else "classic (5, 3, 2, 2 / 5, 3, 2)"
-    if name == "tiebreakers":
-        labels = dict(TIEBREAKER_CHOICES)
-        order = [t for t in (value or swiss.DEFAULT_TIEBREAKERS) if t != "draw"]
-        return ", ".join(str(labels.get(t, t)) for t in order)
-    field = Event._meta.get_field(name)
-    if field.choices:
-        return str(getattr(event, f"get_{name}_display")())
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value) if value not in ("", None) else "(empty)"
 
 
 @event_staff_required("manage")

@@ -30,14 +30,6 @@ def settings_data(event: Event, **changes) -> dict:
     return {k: v for k, v in data.items() if v != ""}
 
 
-@pytest.fixture
-def organizer_client(client):
-    user = make_user("org")
-    client.force_login(user)
-    client.user = user
-    return client
-
-
 def edit_url(event: Event) -> str:
     return reverse("tournaments:event_edit", kwargs={"slug": event.slug})
 

@@ -8,14 +8,6 @@ from tournaments.models import Registration
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organizer_client(client):
-    user = make_user("org")
-    client.force_login(user)
-    client.user = user
-    return client
-
-
 def bulk_url(event):
     return reverse("tournaments:roster_bulk_add", kwargs={"slug": event.slug})
 
