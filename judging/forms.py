@@ -32,7 +32,14 @@ class TimeCallForm(forms.Form):
         super().__init__(*args, **kwargs)
         choices = [(s.seat, f"P{s.seat} · {s.registration.player.name}") for s in seats]
         self.fields["active_seat"].choices = choices
-        self.fields["seats_left"].choices = choices
+        # Players whose seat or registration says they are out of the game are suggested (ticked, with
+        # the reason); the judge at the table unticks anyone who is still playing.
+        self.out_of_game = {s.seat: reason for s in seats if (reason := s.out_of_game_reason())}
+        self.fields["seats_left"].choices = [
+            (number, f"{label} ({self.out_of_game[number]})" if number in self.out_of_game else label)
+            for number, label in choices
+        ]
+        self.fields["seats_left"].initial = sorted(self.out_of_game)
 
 
 class CalculatorForm(forms.Form):

@@ -138,6 +138,15 @@ class TableState:
         plan = _plan(self.time_call, self.seats) if self.time_call else None
         return plan.sentence if plan else ""
 
+    @property
+    def out_since_call(self) -> list[tuple[Seat, str]]:
+        """Players the recorded time call still counts although their seat or registration now says they are
+        out of the game (a game loss or a drop after time was called): the call needs correcting."""
+        if self.time_call is None:
+            return []
+        counted = set(self.time_call.seats_in_game)
+        return [(s, reason) for s in self.seats if s.seat in counted and (reason := s.out_of_game_reason())]
+
 
 def _plan(call: TimeCall, seats: list[Seat]) -> time_calls.TimeCall | None:
     """The pure time-call plan for a recorded call (None if the table changed since)."""
@@ -214,7 +223,9 @@ def table_clock(*, table: Table) -> TableState:
     clock, _ = _round_clock(round)
     extensions = list(TableExtension.objects.filter(table=table).select_related("given_by"))
     call = TimeCall.objects.filter(table=table).first()
-    seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
+    seats = list(
+        Seat.objects.filter(table=table).select_related("registration__player", "round").order_by("seat")
+    )
     return _table_state(TableView(table, seats), clock, timezone.now(), extensions, call)
 
 

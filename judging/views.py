@@ -244,7 +244,13 @@ def turns_done(request: HttpRequest, slug: str, number: int, table: int) -> Http
         messages.error(request, getattr(exc, "message", "Which turn is over?"))
     if request.htmx:
         state = selectors.table_clock(table=table_obj)
-        context = {"event": event, "round": table_obj.round, "state": state, "may_act": True}
+        context = {
+            "event": event,
+            "round": table_obj.round,
+            "state": state,
+            "may_act": True,
+            "is_staff": can(request.user, event, "run") if request.user.is_authenticated else False,
+        }
         return render(request, "judging/_sequence.html", context)
     return redirect("judging:table", slug=slug, number=number, table=table)
 

@@ -300,6 +300,23 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.table} · seat {self.seat}"
 
+    def out_of_game_reason(self) -> str:
+        """Why this player is probably no longer in the game (9.040/9.050), or "" if nothing says so.
+
+        A time call suggests these players as "left the game"; the judge at the table decides.
+        Reads ``registration``, so load it with the seat.
+        """
+        if self.left_game:
+            return "left the game"
+        if self.game_loss:
+            return "game loss"
+        if self.registration.disqualified:
+            return "disqualified"
+        # Seated in this round but dropped after an earlier one: the drop came while this round ran.
+        if self.registration.dropped and (self.registration.dropped_after_round or 0) < self.round.number:
+            return "dropped"
+        return ""
+
 
 class ResultChange(models.Model):
     """Audit log of result entries and corrections: who, when, before, after."""

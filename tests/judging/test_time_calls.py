@@ -1,11 +1,16 @@
 """Recording a time call at a table, the extra-turn sequence and ticking it off."""
 
+import re
+
 import pytest
+from django.urls import reverse
 
 from judging import selectors, services
-from judging.models import TimeCall
-from tests.judging.helpers import enter_result, running_event, seat_round, start_clock, time_up
+from judging.models import Infraction, TimeCall
+from tests.judging.helpers import enter_result, judge, running_event, seat_round, start_clock, time_up
 from tournaments.errors import ActionError
+from tournaments.models import Seat
+from tournaments.services.registration import registration_drop
 
 pytestmark = pytest.mark.django_db
 
@@ -113,3 +118,78 @@ def test_the_judge_view_shows_each_status():
         selectors.RESULT_IN,
     ]
     assert tables[1].turns_left == 6
+
+
+def time_call_form(table):
+    from judging.forms import TimeCallForm
+
+    return TimeCallForm(seats=selectors.table_clock(table=table).seats)
+
+
+def test_a_player_with_a_game_loss_is_suggested_as_out_of_the_game():
+    round, table = four_player_table()
+    time_up(round)
+    second = Seat.objects.get(table=table, seat=2)
+    services.penalty_record(
+        event=round.event,
+        user=None,
+        infraction=Infraction.objects.get(rule="10.070"),
+        type="game_loss",
+        registration=second.registration,
+    )
+    form = time_call_form(table)
+    assert form.fields["seats_left"].initial == [2]
+    assert form.out_of_game == {2: "game loss"}
+
+
+def test_a_player_dropped_during_the_round_is_suggested_as_out_of_the_game():
+    round, table = four_player_table()
+    time_up(round)
+    fourth = Seat.objects.get(table=table, seat=4)
+    # The drop page records a drop during round 1 as "after round 0" (no round closed yet).
+    registration_drop(registration=fourth.registration, reason="had to leave", after_round=0)
+    assert time_call_form(table).out_of_game == {4: "dropped"}
+
+
+def test_nobody_is_suggested_when_everyone_plays_on():
+    round, table = four_player_table()
+    time_up(round)
+    form = time_call_form(table)
+    assert form.fields["seats_left"].initial == []
+
+
+def test_a_game_loss_after_the_time_call_asks_for_a_correction():
+    round, table = four_player_table()
+    time_up(round)
+    services.time_call_record(table=table, user=None, active_seat=3)
+    second = Seat.objects.get(table=table, seat=2)
+    services.penalty_record(
+        event=round.event,
+        user=None,
+        infraction=Infraction.objects.get(rule="10.070"),
+        type="game_loss",
+        registration=second.registration,
+    )
+    out = selectors.table_clock(table=table).out_since_call
+    assert [(seat.seat, reason) for seat, reason in out] == [(2, "game loss")]
+    services.time_call_record(table=table, user=None, active_seat=3, seats_left=[2], correcting=True)
+    assert selectors.table_clock(table=table).out_since_call == []
+
+
+def test_the_table_page_ticks_the_suggestion_and_says_why(client):
+    round, table = four_player_table()
+    time_up(round)
+    second = Seat.objects.get(table=table, seat=2)
+    services.penalty_record(
+        event=round.event,
+        user=None,
+        infraction=Infraction.objects.get(rule="10.070"),
+        type="game_loss",
+        registration=second.registration,
+    )
+    client.force_login(judge(round.event))
+    url = reverse("judging:table", args=[round.event.slug, round.number, table.number])
+    page = client.get(url).content.decode()
+    assert re.search(r'name="seats_left" value="2"[^>]*checked', page)
+    assert not re.search(r'name="seats_left" value="1"[^>]*checked', page)
+    assert "(game loss)" in page
