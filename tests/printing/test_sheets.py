@@ -76,3 +76,14 @@ def test_pairings_by_name_sort_accented_names_among_their_base_letters():
     text = " ".join(page_texts(render_pairings_by_name(doc)))
     order = [text.index(name) for name in ("Álvarez", "Baker", "Lee", "Łukasiewicz", "Zimmer")]
     assert order == sorted(order)
+
+
+def test_an_unknown_paper_size_is_a_clear_error():
+    import dataclasses
+
+    import pytest
+
+    from tournaments.printing.draw import UnknownPaperSize
+
+    with pytest.raises(UnknownPaperSize, match="'Legal'"):
+        render_pairings_by_table(dataclasses.replace(pairings(), paper="Legal"))

@@ -82,3 +82,12 @@ def test_chinese_japanese_and_korean_names_use_the_fallback_font():
     text = " ".join(page_texts(render_slips(slips_document(1, sizes=(3,), names=names))))
     for name in names:
         assert name in text
+
+
+def test_an_unknown_paper_size_is_a_clear_error():
+    import pytest
+
+    from tournaments.printing.draw import UnknownPaperSize
+
+    with pytest.raises(UnknownPaperSize, match="Unknown paper size 'A5': printouts are made on A4 or Letter"):
+        render_slips(slips_document(1, paper="A5"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import fonts
@@ -12,6 +13,22 @@ from .fonts import fonts
 FLOOR_SIZE = 4.0
 LEADING = 1.15  # line distance as a multiple of the font size
 ELLIPSIS = "…"
+
+
+PAGE_SIZES = {"A4": A4, "Letter": LETTER}
+
+
+class UnknownPaperSize(ValueError):
+    """The document names a paper size the renderers do not print on."""
+
+
+def page_size(paper: str) -> tuple[float, float]:
+    """Width and height in points of a paper size the event settings offer."""
+    try:
+        return PAGE_SIZES[paper]
+    except KeyError:
+        known = " or ".join(PAGE_SIZES)
+        raise UnknownPaperSize(f"Unknown paper size {paper!r}: printouts are made on {known}.") from None
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,12 @@ import io
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
 from . import draw
 from .documents import PairingsDocument, PlayoffsDocument, StandingsDocument
 from .fonts import fonts
 
-PAGE_SIZES = {"A4": A4, "Letter": LETTER}
 MARGIN = 28
 
 
@@ -22,7 +20,7 @@ class _Sheet:
 
     def __init__(self, paper: str, title: str, subtitle: str) -> None:
         self.buffer = io.BytesIO()
-        self.width, self.height = PAGE_SIZES[paper]
+        self.width, self.height = draw.page_size(paper)
         self.c = Canvas(
             self.buffer,
             pagesize=(self.width, self.height),

@@ -7,7 +7,6 @@ import itertools
 from collections.abc import Callable
 
 from reportlab.graphics.barcode import qrencoder
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
 from judging.time_call import extra_turns
@@ -16,7 +15,6 @@ from . import draw
 from .documents import SlipsDocument, SlipTable
 from .fonts import fonts
 
-PAGE_SIZES = {"A4": A4, "Letter": LETTER}
 MARGIN = 24
 SLIPS_PER_PAGE = 2
 # Player grid: (heading, width share); the player and signature columns take what is left.
@@ -155,7 +153,7 @@ def _slip(
 def render_slips(doc: SlipsDocument, *, on_table: Callable[[int, int], None] | None = None) -> bytes:
     """One slip per table, two per page. ``on_table(done, total)`` reports progress."""
     buffer = io.BytesIO()
-    page_w, page_h = PAGE_SIZES[doc.paper]
+    page_w, page_h = draw.page_size(doc.paper)
     c = Canvas(
         buffer, pagesize=(page_w, page_h), invariant=1, pageCompression=1, initialFontName=fonts().primary
     )
