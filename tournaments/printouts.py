@@ -3,7 +3,9 @@ printout's document from a round, in a fixed number of queries."""
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.urls import reverse
@@ -14,6 +16,22 @@ from .models import PrintJob, Round
 
 def _date(round: Round) -> str:
     return round.event.date.isoformat()
+
+
+def site_url_is_local() -> bool:
+    """True when ``SITE_URL`` names this machine (the development default): QR codes printed with it
+    open nothing on a player's phone."""
+    return url_is_local(settings.SITE_URL)
+
+
+def url_is_local(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def result_url(round: Round, table_number: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -10,6 +11,7 @@ from django.views.decorators.http import require_POST
 from .errors import ActionError
 from .models import Event, PrintJob, Round
 from .permissions import can, event_staff_required
+from .printouts import site_url_is_local, url_is_local
 from .services import printing
 
 
@@ -47,6 +49,11 @@ def print_center(request: HttpRequest, event: Event, number: int) -> HttpRespons
         "rows": rows,
         "can_manage": can(request.user, event, "manage"),
         "any_active": any(r["job"] and r["job"].active for r in rows),
+        "local_site_url": settings.SITE_URL if site_url_is_local() else "",
+        # The address this page was opened at, when players could reach it: the likely SITE_URL.
+        "opened_at": ""
+        if url_is_local(opened_at := request.build_absolute_uri("/").rstrip("/"))
+        else opened_at,
     }
     if request.htmx:
         return render(request, "tournaments/_print_rows.html", context)
