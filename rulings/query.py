@@ -35,6 +35,13 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "ueog": ("until end of game",),
 }
 
+# The abbreviations the rule documents print themselves. The others ("MS", "EOT", "DQ" ...) are only
+# judges' shorthand: typing them finds the spelled-out words, but typing the words searches them as
+# one phrase without adding (or showing) the shorthand, which no document uses.
+DOCUMENT_ABBREVIATIONS = frozenset(
+    {"mc", "mcs", "sv", "svs", "faa", "sp", "im", "vp", "ko", "kod", "ueob", "ueog"}
+)
+
 # Spelled-out phrases that map back to an abbreviation, as word sequences (see ``words``): every
 # expansion above except the abbreviation's own spellings ("ko'd", "k.o.").
 _SPELLED_OUT_EXTRA: dict[str, tuple[str, ...]] = {
@@ -298,7 +305,9 @@ def terms(text: str) -> list[Term]:
             group = [w for w in found[index : index + length] if w not in STOPWORDS]
             spelled = " ".join(found[index : index + length])
             others = tuple(p for p in ABBREVIATIONS[abbreviation] if " ".join(words(p)) != spelled)
-            out.append(Term(" ".join(group), (abbreviation, *others), index))
+            if abbreviation in DOCUMENT_ABBREVIATIONS:
+                others = (abbreviation, *others)
+            out.append(Term(" ".join(group), others, index))
             index += length
             continue
         word = found[index]
@@ -332,7 +341,10 @@ def also_searched(text: str) -> str:
     while index < len(found):
         length, abbreviation = _longest_phrase(found, index)
         if length:
-            out.append(abbreviation.upper())
+            if abbreviation in DOCUMENT_ABBREVIATIONS:
+                out.append(abbreviation.upper())
+            else:
+                out.extend(found[index : index + length])
             index += length
             continue
         word = found[index]

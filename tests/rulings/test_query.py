@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.query import also_searched, classify, fold, is_question, number_candidates, required, stem, terms
+from rulings.query import (
+    Term,
+    also_searched,
+    classify,
+    fold,
+    is_question,
+    number_candidates,
+    required,
+    stem,
+    terms,
+)
 
 
 def test_a_dcdb_number_is_a_number_query():
@@ -113,3 +123,13 @@ def test_questions(text, question):
 def test_the_stemmer_folds_plurals_and_endings_together():
     assert stem("zones") == stem("zone") and stem("losing") == stem("loses") == stem("lose")
     assert stem("removed") == stem("remove") and stem("abilities") == stem("ability")
+
+
+def test_judges_shorthand_is_not_shown_for_words_the_documents_use():
+    # "MS" (match slip) is only shorthand: no rule document prints it.
+    assert also_searched("match slip signed") == "match slip signed"
+    assert terms("match slip") == [Term("match slip", ())]
+
+
+def test_judges_shorthand_still_finds_the_spelled_out_words():
+    assert also_searched("MS signed") == "match slip signed"
