@@ -8,7 +8,10 @@ from .models import Card, Document
 
 class DocumentTable(tables.Table):
     title = tables.Column(linkify=lambda record: record.get_absolute_url())
-    game = tables.Column(accessor="game__name")
+    # On a phone the title names the game already; the column would push "Entries" off the screen.
+    game = tables.Column(
+        accessor="game__name", attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
+    )
     edition = tables.Column()
     authority = tables.Column(attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}})
     entry_count = tables.Column(verbose_name="Entries")
