@@ -126,17 +126,20 @@ def time_call_form(table):
     return TimeCallForm(seats=selectors.table_clock(table=table).seats)
 
 
-def test_a_player_with_a_game_loss_is_suggested_as_out_of_the_game():
-    round, table = four_player_table()
-    time_up(round)
-    second = Seat.objects.get(table=table, seat=2)
+def game_loss(table, *, seat: int) -> None:
     services.penalty_record(
-        event=round.event,
+        event=table.round.event,
         user=None,
         infraction=Infraction.objects.get(rule="10.070"),
         type="game_loss",
-        registration=second.registration,
+        registration=Seat.objects.get(table=table, seat=seat).registration,
     )
+
+
+def test_a_player_with_a_game_loss_is_suggested_as_out_of_the_game():
+    round, table = four_player_table()
+    time_up(round)
+    game_loss(table, seat=2)
     form = time_call_form(table)
     assert form.fields["seats_left"].initial == [2]
     assert form.out_of_game == {2: "game loss"}
@@ -162,14 +165,7 @@ def test_a_game_loss_after_the_time_call_asks_for_a_correction():
     round, table = four_player_table()
     time_up(round)
     services.time_call_record(table=table, user=None, active_seat=3)
-    second = Seat.objects.get(table=table, seat=2)
-    services.penalty_record(
-        event=round.event,
-        user=None,
-        infraction=Infraction.objects.get(rule="10.070"),
-        type="game_loss",
-        registration=second.registration,
-    )
+    game_loss(table, seat=2)
     out = selectors.table_clock(table=table).out_since_call
     assert [(seat.seat, reason) for seat, reason in out] == [(2, "game loss")]
     services.time_call_record(table=table, user=None, active_seat=3, seats_left=[2], correcting=True)
@@ -179,14 +175,7 @@ def test_a_game_loss_after_the_time_call_asks_for_a_correction():
 def test_the_table_page_ticks_the_suggestion_and_says_why(client):
     round, table = four_player_table()
     time_up(round)
-    second = Seat.objects.get(table=table, seat=2)
-    services.penalty_record(
-        event=round.event,
-        user=None,
-        infraction=Infraction.objects.get(rule="10.070"),
-        type="game_loss",
-        registration=second.registration,
-    )
+    game_loss(table, seat=2)
     client.force_login(judge(round.event))
     url = reverse("judging:table", args=[round.event.slug, round.number, table.number])
     page = client.get(url).content.decode()
