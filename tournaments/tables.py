@@ -37,12 +37,17 @@ class RegistrationTable(tables.Table):
 
     def render_status(self, record: Registration) -> str:
         if record.disqualified:
-            return "Disqualified"
-        if record.dropped:
-            return "Dropped" + (
+            status = "Disqualified"
+        elif record.dropped:
+            status = "Dropped" + (
                 f" after round {record.dropped_after_round}" if record.dropped_after_round else ""
             )
-        return "Active"
+        else:
+            status = "Active"
+        # A late entry has 0 points for the rounds before it joined: say so where staff look.
+        if record.joined_round > 1:
+            status += f" · late entry, from round {record.joined_round}"
+        return status
 
     def value_status(self, record: Registration) -> str:
         return self.render_status(record)

@@ -174,3 +174,15 @@ def test_self_registration_never_takes_over_another_players_record(client):
     registration = Registration.objects.get(event=event)
     assert registration.player.name == "Vic Visitor" and registration.player != known
     assert Player.objects.get(pk=known.pk).user is None
+
+
+def test_the_registration_table_marks_a_late_entry(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    make_registration(event, "Ann Archer", checked_in=True)
+    make_registration(event, "Larry Late", checked_in=True, joined_round=3)
+    response = organizer_client.get(
+        reverse("tournaments:registrations", kwargs={"slug": event.slug}), {"_export": "csv"}
+    )
+    lines = response.content.decode().splitlines()
+    assert lines[1].endswith(",Active,")
+    assert "Active · late entry, from round 3" in lines[2]
