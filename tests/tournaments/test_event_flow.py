@@ -400,3 +400,14 @@ def test_a_swap_with_many_warnings_is_logged_within_the_reason_field():
     change = ResultChange.objects.get(action="swap", table__round=second)
     assert change.reason == "; ".join(warnings)[: len(change.reason)]
     assert len(change.reason) <= ResultChange._meta.get_field("reason").max_length
+
+
+def test_a_play_off_swap_warns_that_it_departs_from_the_seating_the_rules_prescribe():
+    event = started_event(37)
+    play_swiss(event, random.Random(37))
+    semi = rounds.playoffs_start(event=event)
+    first, second = (view.seats[0] for view in selectors.round_tables(semi))
+    warnings = rounds.seats_swap(round=semi, first=first, second=second)
+    assert len(warnings) == 1
+    assert "follows the Swiss standings (9.090-9.101)" in warnings[0]
+    assert "pull-down" not in warnings[0] and "played each other" not in warnings[0]

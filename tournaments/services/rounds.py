@@ -213,7 +213,16 @@ def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[st
         Seat.objects.filter(pk=a.pk).update(table_id=b_table, seat=0)
         Seat.objects.filter(pk=b.pk).update(table_id=a_table, seat=a_seat)
         Seat.objects.filter(pk=a.pk).update(seat=b_seat)
-        by_table = _swap_warnings(round, [a_table, b_table])
+        if round.kind == Round.Kind.SWISS:
+            by_table = _swap_warnings(round, [a_table, b_table])
+        else:
+            # Play-off players differ in points and may have met: what matters is the seating 9.090-9.101
+            # prescribes from the Swiss standings, which a swap departs from.
+            by_table = {a_table: [], b_table: []}
+            by_table[a_table].append(
+                f"{round.label} seating follows the Swiss standings (9.090-9.101); "
+                f"{a.registration.player.name} and {b.registration.player.name} now sit where it did not put them."
+            )
         warnings = [text for texts in by_table.values() for text in texts]
         moved = f"{a.registration.player.name} and {b.registration.player.name} swapped by staff"
         for table_id in {a_table, b_table}:
