@@ -12,7 +12,7 @@ def run_manage(*args, **env):
     full_env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")
+        if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "SITE_URL")
     }
     full_env.update(env)
     return subprocess.run(
@@ -34,9 +34,20 @@ def test_production_settings_pass_the_deploy_check():
         DEBUG="false",
         SECRET_KEY="a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
         ALLOWED_HOSTS="dcdb.example.org",
+        SITE_URL="https://dcdb.example.org",
     )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_production_settings_warn_when_site_url_is_left_on_this_machine():
+    result = run_manage(
+        "check",
+        DEBUG="false",
+        SECRET_KEY="a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
+        ALLOWED_HOSTS="dcdb.example.org",
+    )
+    assert "tournaments.W001" in result.stderr
 
 
 def test_production_refuses_to_start_without_a_secret_key():
