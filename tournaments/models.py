@@ -304,7 +304,7 @@ class Seat(models.Model):
         """Why this player is probably no longer in the game (9.040/9.050), or "" if nothing says so.
 
         A time call suggests these players as "left the game"; the judge at the table decides.
-        Reads ``registration``, so load it with the seat.
+        Reads ``registration`` and ``round``, so load them with the seat.
         """
         if self.left_game:
             return "left the game"

@@ -8,23 +8,13 @@ from django.urls import reverse
 
 from judging import services
 from judging.models import Infraction, Penalty
-from tests.factories import add_staff, make_event, make_user
+from tests.factories import make_user
 from tests.judging.helpers import running_event, seat_round, time_up
-from tournaments.models import EventStaff, Registration
+from tests.permissions import MANAGE, PUBLIC, RUN, VISITORS, log_in_as, outcome
+from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
 
-VISITORS = ["anonymous", "player", "other_judge", "judge", "head_judge", "organizer"]
-RUN = {
-    "anonymous": "login",
-    "player": 403,
-    "other_judge": 403,
-    "judge": "ok",
-    "head_judge": "ok",
-    "organizer": "ok",
-}
-MANAGE = {**RUN, "judge": 403, "head_judge": 403}
-PUBLIC = dict.fromkeys(VISITORS, "ok")
 # Seated player at the table (the "player" visitor sits at table 1) and staff may act there.
 AT_TABLE = {**RUN, "player": "ok"}
 
@@ -40,16 +30,7 @@ def setup(client, visitor):
         type="warning",
         registration=players[1],
     )
-    if visitor != "anonymous":
-        user = make_user(visitor)
-        if visitor == "other_judge":
-            add_staff(make_event(), user, EventStaff.Role.JUDGE)
-        elif visitor == "player":
-            players[0].player.user = user
-            players[0].player.save()
-        else:
-            add_staff(event, user, visitor)
-        client.force_login(user)
+    log_in_as(client, visitor, event, registration=players[0])
     return event, players, penalty
 
 
@@ -81,14 +62,6 @@ URLS = [
     ("judging:table", "get", None, PUBLIC),
     ("judging:time_call", "post", {"active_seat": 3}, AT_TABLE),
 ]
-
-
-def outcome(response):
-    if response.status_code == 302 and reverse("login") in response["Location"]:
-        return "login"
-    if response.status_code in (200, 302):
-        return "ok"
-    return response.status_code
 
 
 @pytest.mark.parametrize("visitor", VISITORS)

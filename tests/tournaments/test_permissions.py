@@ -8,20 +8,10 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import add_staff, make_event, make_registration, make_user
+from tests.permissions import MANAGE, RUN, VISITORS, log_in_as, outcome
 from tournaments.models import EventStaff
 
 pytestmark = pytest.mark.django_db
-
-VISITORS = ["anonymous", "player", "other_judge", "judge", "head_judge", "organizer"]
-RUN = {
-    "anonymous": "login",
-    "player": 403,
-    "other_judge": 403,
-    "judge": "ok",
-    "head_judge": "ok",
-    "organizer": "ok",
-}
-MANAGE = {**RUN, "judge": 403, "head_judge": 403}
 
 # (url name, method, needs a registration pk, POST data, expected per visitor)
 STAFF_URLS = [
@@ -42,18 +32,6 @@ STAFF_URLS = [
 ]
 
 
-def visitor_client(client, kind, event):
-    if kind == "anonymous":
-        return client
-    user = make_user(kind)
-    if kind == "other_judge":
-        add_staff(make_event(), user, EventStaff.Role.JUDGE)
-    elif kind != "player":
-        add_staff(event, user, kind)
-    client.force_login(user)
-    return client
-
-
 @pytest.mark.parametrize("visitor", VISITORS)
 @pytest.mark.parametrize(("name", "method", "needs_pk", "data", "expected"), STAFF_URLS)
 def test_staff_urls(client, visitor, name, method, needs_pk, data, expected):
@@ -61,17 +39,9 @@ def test_staff_urls(client, visitor, name, method, needs_pk, data, expected):
     registration = make_registration(event, "Ann Archer")
     kwargs = {"slug": event.slug, **({"pk": registration.pk} if needs_pk else {})}
     url = reverse(name, kwargs=kwargs)
-    client = visitor_client(client, visitor, event)
+    log_in_as(client, visitor, event)
     response = getattr(client, method)(url, data or {})
-    outcome = expected[visitor]
-    if outcome == "login":
-        assert response.status_code == 302 and response.url.startswith(reverse("login"))
-    elif outcome == 403:
-        assert response.status_code == 403
-    else:
-        assert response.status_code in (200, 302)
-        if response.status_code == 302:
-            assert not response.url.startswith(reverse("login"))
+    assert outcome(response) == expected[visitor]
 
 
 def test_event_delete_is_refused_to_a_judge_and_keeps_the_event(client):
