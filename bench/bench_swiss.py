@@ -11,6 +11,7 @@ are then played again with about 1% of players dropping after each round, and th
     .venv/bin/python bench/bench_swiss.py            # N = 8..128, 256, 512, 1024
     .venv/bin/python bench/bench_swiss.py --quick    # a subset
     .venv/bin/python bench/bench_swiss.py --sizes 8-40 --events 20
+    .venv/bin/python bench/bench_swiss.py --sizes 52,68 --events 10 --by-round   # where the spread gap lies
 """
 
 from __future__ import annotations
@@ -134,6 +135,7 @@ def play_event(n: int, seed: int, drop_rate: float = 0.0, floors_wanted: bool = 
     active, history = list(players), []
     totals: Counter = Counter()
     times, engine_spread, base_spread, floors = [], [], [], []
+    by_round: list[tuple[float, float]] = []  # mean spread per table in each round: engine, baseline
     met: dict[str, set[str]] = {p: set() for p in players}
     threes: Counter = Counter()
     firsts: Counter = Counter()
@@ -145,8 +147,11 @@ def play_event(n: int, seed: int, drop_rate: float = 0.0, floors_wanted: bool = 
         pairing = pair_round(active, history, seed=seed)
         times.append(time.perf_counter() - started)
         tables = [list(t.players) for t in pairing.tables]
-        engine_spread += spread(tables, totals)
-        base_spread += spread(baseline(active, totals, seed), totals)
+        engine_round = spread(tables, totals)
+        base_round = spread(baseline(active, totals, seed), totals)
+        engine_spread += engine_round
+        base_spread += base_round
+        by_round.append((statistics.mean(engine_round), statistics.mean(base_round)))
         if floors_wanted and 13 <= n <= FLOOR_LIMIT:
             engine_total = sum(spread(tables, totals))
             repeat_free = all(not (met[a] & set(t)) for t in tables for a in t)
@@ -187,6 +192,7 @@ def play_event(n: int, seed: int, drop_rate: float = 0.0, floors_wanted: bool = 
         "times": times,
         "dropped": dropped,
         "floors": floors,
+        "by_round": by_round,
     }
 
 
@@ -212,6 +218,9 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="a subset of N and fewer events")
     parser.add_argument("--events", type=int, default=None, help="events per N up to 128")
     parser.add_argument("--sizes", default=None, help="N to run, e.g. 8-40 or 12,20,128")
+    parser.add_argument(
+        "--by-round", action="store_true", help="also print each round's mean spread (engine vs baseline)"
+    )
     args = parser.parse_args()
     if args.sizes:
         sizes = []
@@ -282,6 +291,14 @@ def main() -> int:
             f"{1000 * max(times):>7.1f} {drops:>18} {floor:>8}",
             flush=True,
         )
+        if args.by_round:
+            rounds_played = len(results[0]["by_round"])
+            cells = []
+            for k in range(rounds_played):
+                engine_k = statistics.mean(r["by_round"][k][0] for r in results)
+                base_k = statistics.mean(r["by_round"][k][1] for r in results)
+                cells.append(f"R{k + 1} {engine_k:.2f}/{base_k:.2f}")
+            print(f"{'':>5} spread per round, engine/base: {'  '.join(cells)}", flush=True)
         if 13 <= n <= 128 and at_lb < 0.95:
             failures.append(f"repeats at LB in {at_lb:.0%} of events at N={n} (target 95%)")
         if statistics.mean(engine) > statistics.mean(base) + 0.5:
