@@ -182,3 +182,14 @@ def test_the_table_page_ticks_the_suggestion_and_says_why(client):
     assert re.search(r'name="seats_left" value="2"[^>]*checked', page)
     assert not re.search(r'name="seats_left" value="1"[^>]*checked', page)
     assert "(game loss)" in page
+
+
+def test_the_table_page_seat_list_marks_who_is_out_of_the_game(client):
+    round, table = four_player_table()
+    game_loss(table, seat=2)
+    client.force_login(judge(round.event))
+    url = reverse("judging:table", args=[round.event.slug, round.number, table.number])
+    page = client.get(url).content.decode()
+    seat_list = page.split('class="judging-seats"')[1].split("</ol>")[0]
+    items = re.findall(r"<li>(.*?)</li>", seat_list, re.S)
+    assert [("game loss" in item) for item in items] == [False, True, False, False]
