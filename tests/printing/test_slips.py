@@ -91,3 +91,25 @@ def test_an_unknown_paper_size_is_a_clear_error():
 
     with pytest.raises(UnknownPaperSize, match="Unknown paper size 'A5': printouts are made on A4 or Letter"):
         render_slips(slips_document(1, paper="A5"))
+
+
+def test_hebrew_and_arabic_names_are_drawn_right_to_left_and_arabic_letters_joined():
+    from tests.conftest import need
+    from tournaments.printing.fonts import fonts, visual
+
+    names = ["שרה כהן", "محمد علي"]
+    need("Hebrew and Arabic font (Debian fonts-dejavu-core)", all(fonts().covers(n) for n in names))
+    # The line reads left to right: the seat number stays in front, the Hebrew letters are reversed.
+    assert visual("1. שרה כהן") == "1. ןהכ הרש"
+    # Each Arabic letter in the form that joins its neighbours (presentation forms), last letter leftmost.
+    assert visual("محمد") == "\ufeaa\ufee4\ufea4\ufee3"
+    assert {font for font, part in fonts().runs("محمد علي") if part.strip()} == {"DejaVuSans"}
+    text = " ".join(page_texts(render_slips(slips_document(1, sizes=(3,), names=[*names, "Ann Archer"]))))
+    assert "\ufee3\ufea4\ufee4\ufeaa" in text or "\ufeaa\ufee4\ufea4\ufee3" in text
+    assert "Ann Archer" in text
+
+
+def test_latin_text_is_drawn_as_typed():
+    from tournaments.printing.fonts import visual
+
+    assert visual("Zoë Łukasiewicz (P1)") == "Zoë Łukasiewicz (P1)"
