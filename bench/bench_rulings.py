@@ -95,7 +95,7 @@ def main() -> int:
     from rulings_queries import QUERIES
 
     from rulings import search, services
-    from rulings.models import Entry
+    from rulings.models import Document, Entry
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
@@ -103,20 +103,31 @@ def main() -> int:
     import_seconds = time.perf_counter() - started
     entries = Entry.objects.count()
 
-    top1 = top3 = 0
-    misses = []
-    for item in QUERIES:
-        found = search.search(query=item["q"], limit=10)
+    def ranked(item: dict, game: str | None) -> tuple[int | None, Entry | None]:
+        found = search.search(query=item["q"], game=game, limit=10)
         hits = [hit.entry for hit in found.hits]
         rank = next((i for i, entry in enumerate(hits[:3], start=1) if matches(entry, item["expect"])), None)
+        return rank, hits[0] if hits else None
+
+    # Across every game (the search engine alone), and as the search page asks: in the game of the
+    # expected document (DCDB is the page's default; a judge looking up Vs. System picks that game).
+    game_of = {d.source_file[:3]: d.game.code for d in Document.objects.select_related("game")}
+    top1 = top3 = page_top1 = page_top3 = 0
+    misses = []
+    for item in QUERIES:
+        rank, first = ranked(item, None)
+        docs = item["expect"]["doc"]
+        page_rank, _ = ranked(item, game_of[docs[0] if isinstance(docs, tuple) else docs])
         top1 += rank == 1
         top3 += rank is not None
+        page_top1 += page_rank == 1
+        page_top3 += page_rank is not None
         if rank != 1:
-            first = hits[0] if hits else None
             misses.append(
                 {
                     "q": item["q"],
                     "rank": rank,
+                    "in_game_rank": page_rank,
                     "got": f"{first.document.source_file[:3]} {first.kind} {first.number or first.title[:40]}"
                     if first
                     else None,
@@ -173,6 +184,8 @@ def main() -> int:
         "queries": len(QUERIES),
         "top1": round(top1 / len(QUERIES), 3),
         "top3": round(top3 / len(QUERIES), 3),
+        "in_game_top1": round(page_top1 / len(QUERIES), 3),
+        "in_game_top3": round(page_top3 / len(QUERIES), 3),
         "search_ms": {
             "p50": round(statistics.median(latencies), 2),
             "p95": round(percentile(latencies, 95), 2),
@@ -193,7 +206,11 @@ def main() -> int:
         print(json.dumps(report, indent=2))
     else:
         print(f"import of {len(results)} documents ({entries} entries): {report['import_seconds']} s")
-        print(f"{len(QUERIES)} queries: top-1 {report['top1']:.1%}, top-3 {report['top3']:.1%}")
+        print(f"{len(QUERIES)} queries, all games: top-1 {report['top1']:.1%}, top-3 {report['top3']:.1%}")
+        print(
+            f"{len(QUERIES)} queries, in the expected document's game (as the search page asks): "
+            f"top-1 {report['in_game_top1']:.1%}, top-3 {report['in_game_top3']:.1%}"
+        )
         runs = f"{args.repeat} x {len(QUERIES)} searches (limit 20, DEBUG off, caches warm)"
         print(
             f"search in-process, {runs}: p50 {report['search_ms']['p50']} ms, "
@@ -209,7 +226,9 @@ def main() -> int:
         print(f"search page over HTTP: p50 {report['http_ms']['p50']} ms, p95 {report['http_ms']['p95']} ms")
         if args.show_misses:
             for miss in misses:
-                print(f"  miss (rank {miss['rank']}): {miss['q']!r} → {miss['got']}")
+                print(
+                    f"  miss (rank {miss['rank']}, in its game {miss['in_game_rank']}): {miss['q']!r} → {miss['got']}"
+                )
     return 0
 
 

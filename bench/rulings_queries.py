@@ -177,4 +177,9 @@ QUERIES = [
         "q": "Star Sapphire weakness no card type",
         "expect": {"doc": "002", "title": "Star Sapphire Power Ring"},
     },
+    # Added after a judge's walkthrough on a phone (typed into the topbar, so the page searches DCDB):
+    # words judges use that the rule book does not print ("extra turns" are "additional turns" there).
+    {"q": "extra turns", "expect": {"doc": "000", "number": "9.020"}},
+    {"q": "how many extra turns 4 players", "expect": {"doc": "000", "number": "9.022"}},
+    {"q": "player concedes during a game", "expect": {"doc": "000", "number": "9.040"}},
 ]

@@ -4,6 +4,10 @@ from django import forms
 
 from .models import Document, Game
 
+# The toolkit's own game: a search without a game looks in its documents first (see ``views.index``).
+HOME_GAME = "dcdb"
+ALL_GAMES = "all"
+
 
 class SearchForm(forms.Form):
     q = forms.CharField(required=False, max_length=200, label="Search the rules")
@@ -12,7 +16,11 @@ class SearchForm(forms.Form):
 
     def __init__(self, *args, games: list[Game], documents: list[Document], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [("", "All games")] + [(g.code, g.name) for g in games]
+        games = sorted(games, key=lambda g: g.code != HOME_GAME)
+        self.fields["game"].choices = [(g.code, g.name) for g in games] + [(ALL_GAMES, "All games")]
+        self.fields["q"].error_messages["max_length"] = (
+            "A search is at most %(limit_value)d characters (this one has %(show_value)d): try fewer words."
+        )
         self.fields["document"].choices = [("", "All current documents")] + [
             (d.slug, f"{d.title} {d.edition}".strip() + ("" if d.is_current else " (old edition)"))
             for d in documents

@@ -33,6 +33,9 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "dq": ("disqualification",),
     "ueob": ("until end of battle",),
     "ueog": ("until end of game",),
+    # Judges' words for what the documents say otherwise: the extra turns after time is called are
+    # "additional turns" in 9.020-9.022.
+    "extra": ("additional",),
 }
 
 # The abbreviations the rule documents print themselves. The others ("MS", "EOT", "DQ" ...) are only

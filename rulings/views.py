@@ -8,26 +8,40 @@ from django.views.decorators.http import require_GET
 
 from . import search as rulings_search
 from . import selectors
-from .forms import SearchForm
+from .forms import ALL_GAMES, HOME_GAME, SearchForm
 from .models import Card, Document, Game
 from .tables import CardTable, DocumentTable
 
 
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
-    """The search page; answers the topbar's ``/rulings/?q=...`` and, for htmx, returns the results only."""
+    """The search page; answers the topbar's ``/rulings/?q=...`` and, for htmx, returns the results only.
+
+    Without a game the search looks in the toolkit's own game (DCDB); when that finds nothing it looks in
+    every game and says so, so a Vs. System rule number typed in the topbar still finds its rule."""
     documents = selectors.document_list()
-    form = SearchForm(request.GET or None, games=list(Game.objects.all()), documents=documents)
+    games = list(Game.objects.all())
+    home = HOME_GAME if any(g.code == HOME_GAME for g in games) else ALL_GAMES
+    data = request.GET.copy() if request.GET else None
+    if data is not None and "game" not in data:
+        data["game"] = home
+    form = SearchForm(data, games=games, documents=documents, initial={"game": home})
     results = None
+    widened = ""
     if form.is_valid() and form.cleaned_data["q"].strip():
-        results = rulings_search.search(
-            query=form.cleaned_data["q"],
-            game=form.cleaned_data["game"] or None,
-            document=form.cleaned_data["document"] or None,
-        )
+        query, document = form.cleaned_data["q"], form.cleaned_data["document"] or None
+        # One document names its game; a blank game comes from links made before the game filter.
+        game = None if document or form.cleaned_data["game"] in ("", ALL_GAMES) else form.cleaned_data["game"]
+        results = rulings_search.search(query=query, game=game, document=document)
+        if game and not results and results.kind != "empty":
+            everywhere = rulings_search.search(query=query)
+            if everywhere:
+                results = everywhere
+                widened = next((g.name for g in games if g.code == game), game)
     context = {
         "form": form,
         "results": results,
+        "widened": widened,
         "groups": rulings_search.group(results.hits) if results else [],
         "rulings_query": request.GET.get("q", ""),
     }

@@ -35,6 +35,45 @@ def test_the_page_says_when_it_rewrote_the_query(client, invented):
     assert b"Showing results for" in response.content
 
 
+def hit_sources(response) -> set[str]:
+    import re
+
+    sources = re.findall(r'class="hit-source muted small">(.*?) ·', response.content.decode())
+    return set(sources)
+
+
+def test_a_search_looks_in_the_dcdb_documents_first(client, invented):
+    response = client.get("/rulings/", {"q": "Gadgetman"})
+    assert hit_sources(response) == {"Invented Advanced Rule Book"}
+    assert b'<option value="dcdb" selected>' in response.content
+
+
+def test_all_games_is_one_choice_away(client, invented):
+    response = client.get("/rulings/", {"q": "Gadgetman", "game": "all"})
+    assert hit_sources(response) == {"Invented Advanced Rule Book", "Invented Comprehensive Rules"}
+
+
+def test_a_link_from_before_the_game_choice_searches_all_games(client, invented):
+    response = client.get("/rulings/", {"q": "Gadgetman", "game": ""})
+    assert "Invented Comprehensive Rules" in hit_sources(response)
+
+
+def test_nothing_in_dcdb_widens_to_all_games_and_says_so(client, invented):
+    response = client.get("/rulings/", {"q": "gizmo"})
+    assert hit_sources(response) == {"Invented Comprehensive Rules"}
+    assert "Nothing in the DC Comics Deck-Building Game documents: showing <strong>all games</strong>" in (
+        response.content.decode()
+    )
+
+
+def test_a_search_that_is_too_long_says_so(client, invented):
+    response = client.get("/rulings/", {"q": "x" * 250})
+    assert response.status_code == 200
+    assert (
+        "A search is at most 200 characters (this one has 250): try fewer words." in response.content.decode()
+    )
+
+
 def test_the_search_page_runs_a_fixed_number_of_queries(client, invented, django_assert_max_num_queries):
     client.get("/rulings/", {"q": "time is called"})
     with django_assert_max_num_queries(14):
