@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Q
 from django.utils import timezone
+from rapidfuzz import fuzz
 
 from tournaments.models import Event, Player, Registration, Round, Seat, Table
+from tournaments.names import name_matches, search_key
 from tournaments.selectors import TableView, current_round, round_tables
 
 from . import clock as clockmath
@@ -336,15 +337,26 @@ def player_choices(*, event: Event, query: str = "", table_number: int | None = 
             .in_bulk()
         )
         return [PlayerChoice(registrations[s.registration_id], table_number, s.seat) for s in chosen]
-    query = " ".join(query.split())
-    if not query:
+    if not search_key(query):
         return []
-    terms = Q()
-    for word in query.split():
-        terms &= Q(player__name__icontains=word)
-    registrations = Registration.objects.filter(terms, event=event, disqualified=False).select_related(
-        "player"
-    )[:12]
+    # Compared in Python (an event has hundreds of players at most): accents, case and punctuation
+    # aside ("oneill" finds O'Neill), and when no name has every word, the closest names (a typo).
+    everyone = list(
+        Registration.objects.filter(event=event, disqualified=False)
+        .select_related("player")
+        .order_by("player__sort_name")
+    )
+    registrations = [r for r in everyone if name_matches(query, r.player.name)][:12]
+    if not registrations:
+        wanted = search_key(query).split()
+
+        def closeness(registration: Registration) -> float:
+            # Each word typed against the name's closest word, averaged: "Laurant" is close to "Laurent".
+            words = search_key(registration.player.name).split() or [""]
+            return sum(max(fuzz.ratio(w, n) for n in words) for w in wanted) / len(wanted)
+
+        scored = sorted(((closeness(r), r) for r in everyone), key=lambda pair: -pair[0])
+        registrations = [r for score, r in scored[:5] if score >= 80]
     return [
         PlayerChoice(
             r,

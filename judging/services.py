@@ -299,9 +299,10 @@ def penalty_record(
     return penalty
 
 
-def penalty_change(*, penalty: Penalty, user, infraction: Infraction, description: str) -> Penalty:
+def penalty_change(*, penalty: Penalty, user, infraction: Infraction, description: str) -> bool:
     """Correct the infraction or the description. The type is not changed here: void and record anew,
-    so that the effect on the game is applied or lifted by the same two paths every time."""
+    so that the effect on the game is applied or lifted by the same two paths every time. Returns whether
+    anything changed: a save with the same values writes nothing and logs nothing."""
     description = " ".join(description.split())
     with transaction.atomic():
         penalty = (
@@ -321,11 +322,12 @@ def penalty_change(*, penalty: Penalty, user, infraction: Infraction, descriptio
         before = _snapshot(penalty)
         penalty.infraction = infraction
         penalty.description = description[:500]
+        after = _snapshot(penalty)
+        if after == before:
+            return False
         penalty.save(update_fields=["infraction", "description"])
-        PenaltyLog.objects.create(
-            penalty=penalty, user=user, action="changed", before=before, after=_snapshot(penalty)
-        )
-    return penalty
+        PenaltyLog.objects.create(penalty=penalty, user=user, action="changed", before=before, after=after)
+    return True
 
 
 def penalty_void(*, penalty: Penalty, user, reason: str) -> Penalty:

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import ActionError
+from tournaments.http import safe_next
 from tournaments.models import Event, Player, Registration, Round, Table
 from tournaments.permissions import can, event_staff_required
 
@@ -168,7 +169,7 @@ def table_extend(request: HttpRequest, event: Event, number: int, table: int) ->
             messages.error(request, exc.message)
     else:
         messages.error(request, "Give the minutes (1–60) and a reason.")
-    return redirect(request.POST.get("next") or reverse("judging:board", kwargs={"slug": event.slug}))
+    return redirect(safe_next(request, reverse("judging:board", kwargs={"slug": event.slug})))
 
 
 # --- A table's page: its clock, the time call and the extra turns --------------------------
@@ -291,18 +292,21 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
             messages.success(
                 request, f"{penalty.get_type_display()} for {penalty.who}{where}: {penalty.infraction}."
             )
-            return redirect(
-                request.POST.get("next") or reverse("judging:penalty_new", kwargs={"slug": event.slug})
-            )
-    table_number = request.GET.get("table")
+            return redirect(safe_next(request, reverse("judging:penalty_new", kwargs={"slug": event.slug})))
+    # A refused form shows the same player picker again: the table or name the judge used, and the
+    # player they chose.
+    table_number = (request.POST.get("table") if form.is_bound else "") or request.GET.get("table") or ""
+    query = request.POST.get("q", "").strip() if form.is_bound else ""
     choices = []
-    if table_number and table_number.isdigit():
+    if table_number.isdigit():
         choices = selectors.player_choices(event=event, table_number=int(table_number))
+    elif query:
+        choices = selectors.player_choices(event=event, query=query)
     selected = form.data.get("registration") if form.is_bound else None
-    if form.is_bound and selected:
+    if selected and not any(str(c.registration.pk) == selected for c in choices):
         registration = Registration.objects.filter(event=event, pk=selected).select_related("player").first()
         if registration:
-            choices = [selectors.PlayerChoice(registration, None, None)]
+            choices.insert(0, selectors.PlayerChoice(registration, None, None))
     round = selectors.staff_round(event=event)
     if not form.is_bound:
         first = catalogue[0] if catalogue else None
@@ -315,9 +319,10 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "choices": choices,
         "selected": str(selected or ""),
         "round": round,
-        "table_number": table_number or "",
+        "table_number": table_number,
+        "query": query,
         "tables": list(round.tables.order_by("number").values_list("number", flat=True)) if round else [],
-        "next": request.GET.get("next", ""),
+        "next": safe_next(request),
     }
     return render(request, "judging/penalty_new.html", context)
 
@@ -326,12 +331,12 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
 def penalty_players(request: HttpRequest, event: Event) -> HttpResponse:
     """The player picker: by name, or everyone at one table of the current round."""
     table_number = request.GET.get("table", "")
+    query = request.GET.get("q", "").strip()
     choices = selectors.player_choices(
-        event=event,
-        query=request.GET.get("q", ""),
-        table_number=int(table_number) if table_number.isdigit() else None,
+        event=event, query=query, table_number=int(table_number) if table_number.isdigit() else None
     )
-    return render(request, "judging/_player_choices.html", {"choices": choices, "selected": ""})
+    context = {"choices": choices, "selected": "", "query": "" if table_number.isdigit() else query}
+    return render(request, "judging/_player_choices.html", context)
 
 
 @event_staff_required("run")
@@ -397,8 +402,12 @@ def penalty_detail(request: HttpRequest, event: Event, pk: int) -> HttpResponse:
             else:
                 change_form = PenaltyChangeForm(request.POST)
                 if change_form.is_valid():
-                    services.penalty_change(penalty=penalty, user=request.user, **change_form.cleaned_data)
-                    messages.success(request, "The penalty is changed.")
+                    if services.penalty_change(
+                        penalty=penalty, user=request.user, **change_form.cleaned_data
+                    ):
+                        messages.success(request, "The penalty is changed.")
+                    else:
+                        messages.info(request, "Nothing to change: the penalty already says that.")
                     return redirect("judging:penalty", slug=event.slug, pk=pk)
         except ActionError as exc:
             messages.error(request, exc.message)

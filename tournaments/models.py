@@ -335,6 +335,60 @@ class ResultChange(models.Model):
     def __str__(self) -> str:
         return f"{self.action} on {self.table} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
 
+    def differences(self) -> list[str]:
+        """What this change did, one line per player whose slip changed ("Ann: VP 30 → 32, place 1 → 2");
+        a first entry lists what was entered."""
+        if self.action == "swap":
+            players, tables = self.before.get("players", []), self.after.get("tables", [])
+            if len(players) == 2 and len(tables) == 2:
+                return [
+                    f"{players[0]} (table {tables[0]}) and {players[1]} (table {tables[1]}) swapped seats"
+                ]
+            return []
+        lines = []
+        for name, now in self.after.items():
+            was = self.before.get(name)
+            if not isinstance(now, dict):
+                continue
+            parts = []
+            for key, label in _CHANGE_FIELDS:
+                new, old = now.get(key), (was or {}).get(key)
+                if was is None:
+                    if key in _FLAG_FIELDS:
+                        parts += [label] if new else []
+                    elif new not in (None, ""):
+                        parts.append(f"{label} {_shown(key, new)}")
+                elif new != old:
+                    parts.append(f"{label} {_shown(key, old)} → {_shown(key, new)}")
+            if parts:
+                lines.append(f"{name}: {', '.join(parts)}")
+        return lines
+
+
+# The slip's values as the history shows them, in the slip's order.
+_CHANGE_FIELDS = (
+    ("vp", "VP"),
+    ("super_villains", "SV"),
+    ("main_character", "main character"),
+    ("left_game", "left the game"),
+    ("outright_win", "outright win"),
+    ("refused_to_sign", "refused to sign"),
+    ("game_loss", "game loss"),
+    ("placement", "place"),
+    ("points", "points"),
+)
+_FLAG_FIELDS = {"left_game", "outright_win", "refused_to_sign", "game_loss"}
+
+
+def _shown(key: str, value) -> str:
+    if key in _FLAG_FIELDS:
+        return "yes" if value else "no"
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
 
 class PrintJob(models.Model):
     """A PDF rendered in the background: match slips, wall sheets, standings, play-off seating."""

@@ -20,6 +20,7 @@ from django_tables2.export import TableExport
 
 from . import selectors
 from .models import Event, Registration, Round, Table
+from .names import sort_key
 from .permissions import role_for
 from .services import rounds as round_services
 from .tables import StandingsTable
@@ -40,7 +41,7 @@ def _event(slug: str) -> Event:
 
 def _alphabetical(tables: list[selectors.TableView]) -> list[tuple[str, int, int]]:
     rows = [(s.registration.player.sort_name, t.table.number, s.seat) for t in tables for s in t.seats]
-    return sorted(rows, key=lambda row: row[0].casefold())
+    return sorted(rows, key=lambda row: sort_key(row[0]))
 
 
 def _pairings_context(event: Event, round: Round | None) -> dict:

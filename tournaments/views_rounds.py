@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from . import selectors
 from .errors import ActionError
 from .forms_results import OverrideForm, SeatResultForm, initial_for
+from .http import safe_next
 from .models import Event, Registration, ResultChange, Round, Seat, Table
 from .permissions import can, event_staff_required
 from .services import results, rounds
@@ -223,12 +225,14 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
     )
     seats = list(Seat.objects.filter(table=table_obj).select_related("registration__player").order_by("seat"))
     forms = _seat_forms(seats, request.POST or None)
+    back = safe_next(request)
     context = {
         "event": event,
         "round": round,
         "table": table_obj,
         "version": table_obj.version,
         "question": None,
+        "next": back,
     }
     if request.method == "POST" and "override" not in request.POST:
         if all(f.is_valid() for f in forms):
@@ -256,31 +260,48 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
                 )
             except results.ResultConflict as exc:
                 messages.error(request, exc.message)
-                # Show what the other judge saved; the form now carries the current version.
-                forms = _seat_forms(exc.seats)
+                # The form keeps what this judge typed; the box shows what the other one saved, and
+                # the form now carries the current version, so saving again keeps this judge's values.
                 context["version"] = exc.table.version
                 context["conflict"] = exc.seats
             except results.NeedsRecentSuperVillain as exc:
-                names = {str(s.registration_id): s.registration.player.name for s in seats}
-                context["question"] = [[(p, names[p]) for p in group] for group in exc.groups]
-                context["question_text"] = exc.message
+                _ask(context, exc, seats, request)
+            except BadTieAnswer as exc:
+                messages.error(request, exc.message)
+                question = results.slip_tie_question(table=table_obj, entries=entries)
+                if question:
+                    _ask(context, question, seats, request)
             except ActionError as exc:
                 messages.error(request, exc.message)
             else:
                 messages.success(request, f"Table {table_obj.number} saved.")
-                return redirect("tournaments:round_staff", slug=event.slug, number=number)
+                return redirect(back or reverse("tournaments:round_staff", args=[event.slug, number]))
     elif request.method == "POST":
         return _override(request, event, round, table_obj, seats)
     else:
         forms = _seat_forms(seats)
+    changes = list(ResultChange.objects.filter(table=table_obj).select_related("user")[:20])
     context.update(
         {
             "rows": list(zip(seats, forms, strict=True)),
             "override_form": OverrideForm(seats=seats),
-            "changes": ResultChange.objects.filter(table=table_obj).select_related("user")[:20],
+            "changes": changes,
         }
     )
     return render(request, "tournaments/table_result.html", context)
+
+
+def _ask(context: dict, question: results.NeedsRecentSuperVillain, seats: list[Seat], request) -> None:
+    """Put the 12.050 question on the page, with any numbers already typed."""
+    names = {str(s.registration_id): s.registration.player.name for s in seats}
+    context["question"] = [
+        [(p, names[p], request.POST.get(f"recent_{p}", "")) for p in group] for group in question.groups
+    ]
+    context["question_text"] = question.message
+
+
+class BadTieAnswer(ActionError):
+    """The answer to the Super-Villain question cannot order the tied players."""
 
 
 def _recent_answer(request: HttpRequest, seats: list[Seat]) -> list[int] | None:
@@ -294,7 +315,7 @@ def _recent_answer(request: HttpRequest, seats: list[Seat]) -> list[int] | None:
             ranked.append((int(value), seat.registration_id))
     numbers = [n for n, _ in ranked]
     if len(set(numbers)) != len(numbers):
-        raise ActionError("Give each tied player a different number: 1 for the most recent, then 2, …")
+        raise BadTieAnswer("Give each tied player a different number: 1 for the most recent, then 2, …")
     return [reg for _, reg in sorted(ranked)] or None
 
 

@@ -182,6 +182,17 @@ def test_a_change_is_logged_with_before_and_after():
     assert (entry.before["infraction"], entry.after["infraction"]) == ("10.060", "10.070")
 
 
+def test_saving_a_penalty_unchanged_logs_nothing():
+    event, players, _ = played_round()
+    penalty = record(event, players[0])
+    penalty.refresh_from_db()
+    same = services.penalty_change(
+        penalty=penalty, user=None, infraction=penalty.infraction, description=penalty.description
+    )
+    assert same is False
+    assert not PenaltyLog.objects.filter(penalty=penalty, action="changed").exists()
+
+
 def test_voiding_keeps_the_penalty_and_needs_a_reason():
     event, players, _ = played_round()
     penalty = record(event, players[0])

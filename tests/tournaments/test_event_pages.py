@@ -1,4 +1,5 @@
 import random
+import re
 
 import pytest
 from django.db import connection
@@ -104,6 +105,78 @@ def test_the_second_judge_saving_a_stale_slip_sees_a_conflict(client):
         20,
         10,
     ]
+
+
+def test_the_second_judges_typed_values_stay_in_the_form_after_a_conflict(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    client.post(url, slip_data(table, [40, 30, 20, 10], version=0))
+    body = client.post(url, slip_data(table, [11, 22, 33, 44], version=0)).content.decode()
+    slip = body.split('class="card slip"')[1]
+    assert [int(v) for v in re.findall(r'name="seat\d+-vp" value="(\d+)"', slip)] == [11, 22, 33, 44]
+    # Saving again (the form now carries the current version) keeps the second judge's values.
+    version = re.search(r'name="version" value="(\d+)"', slip).group(1)
+    assert client.post(url, slip_data(table, [11, 22, 33, 44], version=int(version))).status_code == 302
+    assert list(Seat.objects.filter(table=table).order_by("seat").values_list("vp", flat=True)) == [
+        11,
+        22,
+        33,
+        44,
+    ]
+
+
+def test_a_refused_tie_answer_asks_the_question_again_with_the_numbers_typed(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    seats = list(Seat.objects.filter(table=table).order_by("seat"))
+    answer = slip_data(table, [30, 30, 20, 10], version=0)
+    answer.update({f"recent_{seats[0].registration_id}": 1, f"recent_{seats[1].registration_id}": 1})
+    body = client.post(url, answer).content.decode()
+    assert "Give each tied player a different number" in body
+    assert 'id="recent-question"' in body and "Not saved yet" in body
+    assert f'name="recent_{seats[0].registration_id}" value="1"' in body
+    assert not Table.objects.get(pk=table.pk).has_result
+
+
+def test_saving_returns_to_the_page_the_judge_came_from(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    came_from = reverse("judging:table", args=[event.slug, 2, 1])
+    assert f'name="next" value="{came_from}"' in client.get(url, {"next": came_from}).content.decode()
+    response = client.post(url, {**slip_data(table, [40, 30, 20, 10], version=0), "next": came_from})
+    assert response.headers["Location"] == came_from
+
+
+def test_saving_never_goes_to_another_site(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    response = client.post(
+        url, {**slip_data(table, [40, 30, 20, 10], version=0), "next": "https://evil.example/"}
+    )
+    assert response.headers["Location"] == reverse("tournaments:round_staff", args=[event.slug, 2])
+
+
+def test_the_history_says_what_a_correction_changed(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
+    client = judge_client(client, event)
+    client.post(url, slip_data(table, [40, 30, 20, 10], version=0))
+    client.post(url, slip_data(table, [40, 30, 20, 35], version=1))
+    body = client.get(url).content.decode()
+    fourth = Seat.objects.get(table=table, seat=4).registration.player.name
+    first = Seat.objects.get(table=table, seat=1).registration.player.name
+    assert f"{fourth}: VP 10 → 35, place 4 → 2, points 2 → 3" in body
+    # The first entry lists what was entered.
+    assert f"{first}: VP 40, SV 1, place 1, points 5" in body
 
 
 def test_a_tie_on_vp_and_super_villains_asks_who_defeated_one_most_recently(client):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ..names import sort_key
 from . import draw
 from .documents import PairingsDocument, PlayoffsDocument, StandingsDocument
 from .fonts import fonts
@@ -80,23 +80,10 @@ def _columns(sheet: _Sheet, lines: Sequence[str], *, size: float, columns: int, 
             draw.text(sheet.c, x, y, line, size, width=col_w - 10, min_size=size * 0.65)
 
 
-# Letters that Unicode does not decompose into a base letter and a mark, spelled as players look for them.
-_BASE_LETTERS = str.maketrans(
-    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"}
-)
-
-
-def alphabetical(name: str) -> str:
-    """Sort key for the wall: "Álvarez" and "Łukasiewicz" stand among the A and L names, as a player
-    looking for their name expects, not after "Z" as code points would put them."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold().translate(_BASE_LETTERS))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
 def render_pairings_by_name(doc: PairingsDocument) -> bytes:
     """Alphabetical by last name, large type: "Last, First — Table 12, seat 3"."""
     sheet = _Sheet(doc.paper, doc.event, f"{doc.round_label} · pairings by name · {doc.date}")
-    ordered = sorted(doc.seatings, key=lambda s: (alphabetical(s.sort_name), s.table, s.seat))
+    ordered = sorted(doc.seatings, key=lambda s: (sort_key(s.sort_name), s.table, s.seat))
     lines = [f"{s.sort_name} — Table {s.table}, seat {s.seat}" for s in ordered]
     _columns(sheet, lines, size=14, columns=2, leading=21)
     return sheet.finish()

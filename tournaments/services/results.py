@@ -185,6 +185,35 @@ def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, r
         Event.objects.filter(pk=table.round.event_id).update(results_version=F("results_version") + 1)
 
 
+def _apply(entries: list[SeatEntry], by_id: dict[int, Seat]) -> None:
+    """Copy a slip's values onto its seats (in memory)."""
+    for entry in entries:
+        if entry.vp < 0 or entry.super_villains < 0:
+            raise ActionError("VP and Super-Villains are whole numbers of 0 or more (1.060).")
+        seat = by_id[entry.seat_id]
+        seat.vp = entry.vp
+        seat.super_villains = entry.super_villains
+        seat.main_character = entry.main_character.strip()[:120]
+        seat.left_game = entry.left_game
+        seat.outright_win = entry.outright_win
+        seat.refused_to_sign = entry.refused_to_sign
+
+
+def slip_tie_question(*, table: Table, entries: list[SeatEntry]) -> NeedsRecentSuperVillain | None:
+    """The Super-Villain question this slip would ask (12.050), without saving anything: a page asks
+    it again when the answer it was given cannot be used."""
+    seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
+    by_id = {s.pk: s for s in seats}
+    if sorted(e.seat_id for e in entries) != sorted(by_id):
+        return None
+    _apply(entries, by_id)
+    try:
+        _place(table, seats, None)
+    except NeedsRecentSuperVillain as question:
+        return question
+    return None
+
+
 def result_enter(
     *,
     table: Table,
@@ -210,16 +239,7 @@ def result_enter(
         if sum(1 for e in entries if e.outright_win) > 1:
             raise ActionError("Only one player can win the game outright.")
         before = _snapshot(seats) if table.has_result else {}
-        for entry in entries:
-            if entry.vp < 0 or entry.super_villains < 0:
-                raise ActionError("VP and Super-Villains are whole numbers of 0 or more (1.060).")
-            seat = by_id[entry.seat_id]
-            seat.vp = entry.vp
-            seat.super_villains = entry.super_villains
-            seat.main_character = entry.main_character.strip()[:120]
-            seat.left_game = entry.left_game
-            seat.outright_win = entry.outright_win
-            seat.refused_to_sign = entry.refused_to_sign
+        _apply(entries, by_id)
         answer = [int(r) for r in recent_super_villain or []]
         if not answer and table.recent_super_villain:
             # An answer given for an earlier version of the slip counts only if it names every player of

@@ -1,0 +1,17 @@
+"""Small request helpers the apps' views share."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils.http import url_has_allowed_host_and_scheme
+
+
+def safe_next(request: HttpRequest, default: str = "") -> str:
+    """The ``next`` address a form or link carries (the page to return to), if it is a page of this site;
+    else ``default``. Never redirects off the site, whatever was posted."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
