@@ -69,7 +69,9 @@ class PenaltyForm(forms.Form):
     infraction = forms.ModelChoiceField(queryset=Infraction.objects.all(), empty_label=None)
     type = forms.ChoiceField(choices=PenaltyType.choices, widget=forms.RadioSelect, label="Penalty")
     round = forms.ModelChoiceField(queryset=Round.objects.none(), required=False, empty_label="No round")
-    description = forms.CharField(max_length=500, required=False, widget=forms.TextInput)
+    description = forms.CharField(
+        max_length=500, required=False, widget=forms.TextInput, label="Description (staff only)"
+    )
 
     def __init__(self, *args, event: Event, may_disqualify: bool, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -95,7 +97,9 @@ class PenaltyForm(forms.Form):
 
 class PenaltyChangeForm(forms.Form):
     infraction = forms.ModelChoiceField(queryset=Infraction.objects.all(), empty_label=None)
-    description = forms.CharField(max_length=500, required=False, widget=forms.TextInput)
+    description = forms.CharField(
+        max_length=500, required=False, widget=forms.TextInput, label="Description (staff only)"
+    )
 
 
 class VoidForm(forms.Form):

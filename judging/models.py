@@ -193,6 +193,14 @@ class Penalty(models.Model):
     def voided(self) -> bool:
         return self.voided_at is not None
 
+    @property
+    def at_table(self) -> Table | None:
+        """Where the player sits in the penalty's round: their seat's table, which follows a swap made
+        after the penalty was recorded; else the table recorded with it."""
+        if self.seat_id is not None:
+            return self.seat.table
+        return self.table
+
 
 class PenaltyLog(models.Model):
     """Every creation and change of a penalty: who, when, before, after."""

@@ -254,7 +254,14 @@ def event_catalogue(*, event: Event) -> list[CatalogueLine]:
 
 def _penalties():
     return Penalty.objects.select_related(
-        "event", "registration__player", "infraction", "round", "table", "recorded_by", "voided_by"
+        "event",
+        "registration__player",
+        "infraction",
+        "round",
+        "table",
+        "seat__table",
+        "recorded_by",
+        "voided_by",
     )
 
 

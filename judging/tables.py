@@ -101,6 +101,6 @@ class PenaltyTable(tables.Table):
         parts = []
         if record.round_id:
             parts.append(record.round.label)
-        if record.table_id:
-            parts.append(f"table {record.table.number}")
+        if record.at_table:
+            parts.append(f"table {record.at_table.number}")
         return " · ".join(parts) or "–"

@@ -381,7 +381,9 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
 @event_staff_required("run")
 def penalty_detail(request: HttpRequest, event: Event, pk: int) -> HttpResponse:
     penalty = get_object_or_404(
-        Penalty.objects.select_related("registration__player", "infraction", "round", "table", "recorded_by"),
+        Penalty.objects.select_related(
+            "registration__player", "infraction", "round", "table", "seat__table", "recorded_by"
+        ),
         event=event,
         pk=pk,
     )
