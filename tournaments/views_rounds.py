@@ -114,6 +114,7 @@ def round_staff(request: HttpRequest, event: Event, number: int) -> HttpResponse
         "done": sum(1 for t in tables if t.table.has_result),
         "can_manage": can(request.user, event, "manage"),
         "seats": [s for t in tables for s in t.seats],
+        "later_rounds": list(Round.objects.filter(event=event, number__gt=round.number).order_by("number")),
     }
     if request.htmx and request.htmx.target == "round-tables":
         return render(request, "tournaments/_round_tables_staff.html", context)
@@ -275,6 +276,8 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
                 messages.error(request, exc.message)
             else:
                 messages.success(request, f"Table {table_obj.number} saved.")
+                if round.closed and (warning := _paired_before_correction(round)):
+                    messages.warning(request, warning)
                 return redirect(back or reverse("tournaments:round_staff", args=[event.slug, number]))
     elif request.method == "POST":
         return _override(request, event, round, table_obj, seats)
@@ -289,6 +292,29 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
         }
     )
     return render(request, "tournaments/table_result.html", context)
+
+
+def _paired_before_correction(round: Round) -> str:
+    """What a correction to a closed round leaves behind: later rounds were paired (or the play-offs
+    seated) from the standings before it, and keep their tables."""
+    later = list(Round.objects.filter(event=round.event, number__gt=round.number).order_by("number"))
+    if not later:
+        return ""
+    nxt = later[0]
+    if (
+        len(later) == 1
+        and nxt.kind == Round.Kind.SWISS
+        and not nxt.tables.filter(result_entered_at__isnull=False).exists()
+    ):
+        return (
+            f"{nxt.label} was paired from the standings before this correction. Use “Pair again” on {nxt.label} "
+            "if its tables should follow the corrected standings."
+        )
+    labels = ", ".join(r.label for r in later)
+    return (
+        f"{labels} {'was' if len(later) == 1 else 'were'} paired from the standings before this correction "
+        "and keep their tables; the standings now include it."
+    )
 
 
 def _ask(context: dict, question: results.NeedsRecentSuperVillain, seats: list[Seat], request) -> None:

@@ -225,7 +225,45 @@ def test_a_late_entry_joins_the_next_round_with_0_points_for_the_round_missed():
     assert line.points == float(round_2_points)
 
 
+def test_a_late_entry_seated_by_drawing_the_round_again_plays_from_that_round():
+    event = started_event(12)
+    play_round(rounds.round_pair(event=event, number=1), random.Random(6))
+    second = rounds.round_pair(event=event, number=2)
+    late = services.registration_add(event=event, name="Late Larry")
+    services.registration_set_checked_in(registration=late, checked_in=True)
+    assert late.joined_round == 3  # round 2 was already paired
+    rounds.round_repair(round=second)
+    assert Seat.objects.filter(round=second, registration=late).exists()
+    late.refresh_from_db()
+    assert late.joined_round == 2
+
+
 # --- Results -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            {1: {"left_game": 1}, 2: {"left_game": 2}, 3: {"left_game": 3}, 4: {"left_game": 4}},
+            "at most 3 of 4",
+        ),
+        ({2: {"left_game": 5}}, "1 to 3 at this table"),
+        ({2: {"left_game": 1, "outright_win": True}}, "cannot also have won it outright"),
+    ],
+    ids=["everyone left", "leaving order past the table size", "left and won outright"],
+)
+def test_an_impossible_slip_is_refused_and_nothing_is_saved(extra, message):
+    event = started_event(8)
+    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1)).first()
+    with pytest.raises(ActionError, match=message):
+        results.result_enter(
+            table=table,
+            entries=slip(table, (40, 1), (30, 1), (20, 1), (10, 1), extra=extra),
+            expected_version=0,
+            user=None,
+        )
+    assert not Table.objects.get(pk=table.pk).has_result
 
 
 def test_a_correction_after_the_round_closed_needs_a_reason():

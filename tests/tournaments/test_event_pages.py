@@ -352,3 +352,20 @@ def test_after_a_swap_the_tables_notes_describe_the_new_seating():
         texts = [flag["text"] for flag in table.flags]
         assert texts[0] == f"{a.registration.player.name} and {b.registration.player.name} swapped by staff"
         assert all(t.startswith(f"Table {table.number}:") for t in texts[1:])
+
+
+def test_correcting_a_closed_round_says_the_next_round_was_paired_before(client):
+    event = running_event(8)
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 1, "table": 1})
+    client = judge_client(client, event)
+    data = {**slip_data(table, [10, 20, 30, 40], version=table.version), "reason": "VP added up wrong"}
+    page = client.post(url, data, follow=True).content.decode()
+    assert "Round 2 was paired from the standings before this correction" in page
+
+
+def test_an_earlier_round_offers_no_reopen(client):
+    event = running_event(8)
+    client = judge_client(client, event)
+    first = client.get(reverse("tournaments:round_staff", args=[event.slug, 1])).content.decode()
+    assert "Reopen for corrections" not in first and "Later rounds are paired from this one" in first

@@ -236,8 +236,19 @@ def result_enter(
         left = [e.left_game for e in entries if e.left_game is not None]
         if len(set(left)) != len(left):
             raise ActionError("Two players cannot have left the game at the same moment: number them 1, 2, …")
+        if len(left) >= len(seats):
+            raise ActionError(
+                "Someone must still be playing when the game ends: "
+                f"at most {len(seats) - 1} of {len(seats)} players can have left it (9.040)."
+            )
+        if any(not 1 <= n <= len(seats) - 1 for n in left):
+            raise ActionError(
+                f"Number the players who left in the order they left: 1 to {len(seats) - 1} at this table."
+            )
         if sum(1 for e in entries if e.outright_win) > 1:
             raise ActionError("Only one player can win the game outright.")
+        if any(e.outright_win and e.left_game is not None for e in entries):
+            raise ActionError("A player who left the game cannot also have won it outright.")
         before = _snapshot(seats) if table.has_result else {}
         _apply(entries, by_id)
         answer = [int(r) for r in recent_super_villain or []]

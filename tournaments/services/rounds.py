@@ -133,6 +133,7 @@ def round_pair(*, event: Event, number: int) -> Round:
             tables = _pair_swiss(event, number, attempt=0)
             round = Round.objects.create(event=event, number=number, kind=Round.Kind.SWISS)
             _write_tables(round, tables)
+            _seated_late_entries_join(round, tables)
     except IntegrityError:
         # Someone else created this round at the same moment (the unique constraint said so).
         existing = Round.objects.filter(event=event, number=number).first()
@@ -167,7 +168,17 @@ def round_repair(*, round: Round) -> Round:
         round.paired_at = timezone.now()
         round.save(update_fields=["attempt", "paired_at"])
         _write_tables(round, tables)
+        _seated_late_entries_join(round, tables)
     return round
+
+
+def _seated_late_entries_join(round: Round, tables: list[tuple[int, tuple[str, ...], list[dict]]]) -> None:
+    """A late entry added while this round was already paired was listed "from the next round"; seated
+    now (the round drawn again, or undone and paired again), they play from this one."""
+    seated = [int(player) for _, players, _ in tables for player in players]
+    Registration.objects.filter(pk__in=seated, joined_round__gt=round.number).update(
+        joined_round=round.number
+    )
 
 
 def round_undo(*, round: Round) -> None:
