@@ -28,7 +28,8 @@ class TimeCallForm(forms.Form):
         coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="Left the game (not counted)"
     )
 
-    def __init__(self, *args, seats, **kwargs) -> None:
+    def __init__(self, *args, seats, call=None, **kwargs) -> None:
+        """``call``: the time call already recorded, which a correction starts from."""
         super().__init__(*args, **kwargs)
         choices = [(s.seat, f"P{s.seat} · {s.registration.player.name}") for s in seats]
         self.fields["active_seat"].choices = choices
@@ -39,7 +40,11 @@ class TimeCallForm(forms.Form):
             (number, f"{label} ({self.out_of_game[number]})" if number in self.out_of_game else label)
             for number, label in choices
         ]
-        self.fields["seats_left"].initial = sorted(self.out_of_game)
+        left = set(self.out_of_game)
+        if call is not None:
+            self.fields["active_seat"].initial = call.active_seat
+            left |= {s.seat for s in seats if s.seat not in call.seats_in_game}
+        self.fields["seats_left"].initial = sorted(left)
 
 
 class CalculatorForm(forms.Form):

@@ -197,7 +197,7 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
         "clock_state": selectors.round_clock(round=table_obj.round),
         "may_act": _may_act_at_table(request, event, state),
         "is_staff": is_staff,
-        "form": TimeCallForm(seats=state.seats),
+        "form": TimeCallForm(seats=state.seats, call=state.time_call),
         "extend_form": ExtendForm(),
     }
     if request.htmx and request.htmx.target == "time-call":

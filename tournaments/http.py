@@ -15,3 +15,14 @@ def safe_next(request: HttpRequest, default: str = "") -> str:
     ):
         return target
     return default
+
+
+# Formats a table downloads as: the ones tablib writes with what requirements.txt installs. Any other
+# ``_export`` value shows the page as usual.
+EXPORT_FORMATS = ("csv", "json")
+
+
+def export_format(request: HttpRequest) -> str | None:
+    """The download a list page was asked for with ``?_export=``, if it offers that format."""
+    wanted = request.GET.get("_export", "")
+    return wanted if wanted in EXPORT_FORMATS else None

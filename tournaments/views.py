@@ -18,6 +18,7 @@ from django_tables2.export import TableExport
 from . import services
 from .errors import ActionError
 from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, SelfRegistrationForm, StaffForm
+from .http import export_format
 from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
 from .tables import RegistrationTable
@@ -89,11 +90,19 @@ def self_register(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def event_create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
+    existing = None
     if request.method == "POST" and form.is_valid():
-        event = services.event_create(user=request.user, **form.event_fields())
-        messages.success(request, f"{event.name} created. Add players next.")
-        return redirect("tournaments:registrations", slug=event.slug)
-    return render(request, "tournaments/event_form.html", {"form": form, "creating": True})
+        try:
+            event = services.event_create(user=request.user, **form.event_fields())
+        except services.DuplicateEvent as exc:
+            form.add_error("name", exc.message)
+            existing = exc.event
+        else:
+            messages.success(request, f"{event.name} created. Add players next.")
+            return redirect("tournaments:registrations", slug=event.slug)
+    return render(
+        request, "tournaments/event_form.html", {"form": form, "creating": True, "existing": existing}
+    )
 
 
 @event_staff_required("manage")
@@ -152,10 +161,8 @@ def _registration_table(request: HttpRequest, event: Event) -> RegistrationTable
 @event_staff_required("run")
 def registrations(request: HttpRequest, event: Event) -> HttpResponse:
     table = _registration_table(request, event)
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        exporter = TableExport(export_format, table)
-        return exporter.response(f"{event.slug}-registrations.{export_format}")
+    if wanted := export_format(request):
+        return TableExport(wanted, table).response(f"{event.slug}-registrations.{wanted}")
     counts = _counts(event)
     context = {
         "event": event,

@@ -19,6 +19,7 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from . import selectors
+from .http import export_format
 from .models import Event, Registration, Round, Table
 from .names import sort_key
 from .permissions import role_for
@@ -68,7 +69,8 @@ def event_home(request: HttpRequest, event: Event) -> dict:
     """Extra context for the public event page once the event has started."""
     round = selectors.current_round(event)
     context = _pairings_context(event, round)
-    context["rounds"] = list(Round.objects.filter(event=event).order_by("number"))
+    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    context["earlier_rounds"] = [r for r in rounds if r != round]
     context["final_ranking"] = round_services.final_ranking(event, limit=FINAL_RANKING_SHOWN)
     return context
 
@@ -98,11 +100,10 @@ STANDINGS_PER_PAGE = 100
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
     query = request.GET.get("q", "").strip()
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
+    if wanted := export_format(request):
         table = StandingsTable(selectors.event_standings(event), event=event)
         RequestConfig(request, paginate=False).configure(table)
-        return TableExport(export_format, table).response(f"{event.slug}-standings.{export_format}")
+        return TableExport(wanted, table).response(f"{event.slug}-standings.{wanted}")
     # Phones poll this page all round long: the rendered table is cached until the standings change.
     params = "&".join(f"{k}={request.GET.get(k, '')}" for k in ("page", "sort", "q"))
     html_key = f"{selectors.standings_key(event)}:html:{hashlib.sha256(params.encode()).hexdigest()[:16]}"

@@ -193,3 +193,15 @@ def test_the_table_page_seat_list_marks_who_is_out_of_the_game(client):
     seat_list = page.split('class="judging-seats"')[1].split("</ol>")[0]
     items = re.findall(r"<li>(.*?)</li>", seat_list, re.S)
     assert [("game loss" in item) for item in items] == [False, True, False, False]
+
+
+def test_correcting_a_time_call_starts_from_the_call_recorded():
+    from judging.forms import TimeCallForm
+
+    round, table = four_player_table()
+    time_up(round)
+    services.time_call_record(table=table, user=None, active_seat=3, seats_left=[4])
+    state = selectors.table_clock(table=table)
+    form = TimeCallForm(seats=state.seats, call=state.time_call)
+    assert form.fields["active_seat"].initial == 3
+    assert form.fields["seats_left"].initial == [4]

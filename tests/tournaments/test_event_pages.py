@@ -369,3 +369,16 @@ def test_an_earlier_round_offers_no_reopen(client):
     client = judge_client(client, event)
     first = client.get(reverse("tournaments:round_staff", args=[event.slug, 1])).content.decode()
     assert "Reopen for corrections" not in first and "Later rounds are paired from this one" in first
+
+
+@pytest.mark.parametrize("wanted", ["xlsx", "ods", "yaml", "nonsense"])
+def test_an_export_format_the_page_does_not_offer_shows_the_page(client, wanted):
+    event = running_event(8)
+    response = client.get(reverse("tournaments:standings", args=[event.slug]), {"_export": wanted})
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+
+
+def test_the_standings_download_as_json(client):
+    event = running_event(8)
+    response = client.get(reverse("tournaments:standings", args=[event.slug]), {"_export": "json"})
+    assert len(response.json()) == 8

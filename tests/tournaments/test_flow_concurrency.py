@@ -20,6 +20,7 @@ import pytest
 from django.db import connection
 
 from tests.factories import make_event, make_players, make_user
+from tournaments import services
 from tournaments.models import Event, ResultChange, Round, Seat, Table
 from tournaments.services import results, rounds
 
@@ -182,6 +183,18 @@ def scenario_pair_while_closing() -> None:
     assert Round.objects.filter(event=event, number=2).count() <= 1
 
 
+def scenario_one_event_form_sent_twice_at_once() -> None:
+    organizer = make_user()
+    outcomes = at_once(
+        *[lambda: services.event_create(user=organizer, name="Winter Open", date="2026-12-12").pk] * 2
+    )
+    created = [pk for pk, exc in outcomes if exc is None]
+    refused = [exc for _, exc in outcomes if isinstance(exc, services.DuplicateEvent)]
+    assert len(created) == 1 and len(refused) == 1
+    assert refused[0].event.pk == created[0]
+    assert Event.objects.filter(created_by=organizer).count() == 1
+
+
 # --- Tests ---------------------------------------------------------------------------------
 
 
@@ -199,3 +212,7 @@ def test_two_judges_saving_different_tables_at_once_both_count(run_scenario):
 
 def test_pairing_the_next_round_while_the_organizer_closes_the_last_one_pairs_it_at_most_once(run_scenario):
     run_scenario(scenario_pair_while_closing)
+
+
+def test_one_event_form_sent_twice_at_once_creates_one_event(run_scenario):
+    run_scenario(scenario_one_event_form_sent_twice_at_once)

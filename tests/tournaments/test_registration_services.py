@@ -93,3 +93,20 @@ def test_check_in_all_checks_in_every_active_player():
     assert list(
         Registration.objects.filter(event=event, checked_in=True).values_list("player__name", flat=True)
     ) == ["Ann"]
+
+
+def test_the_same_event_twice_is_refused_and_names_the_first(client):
+    user = make_user()
+    first = services.event_create(user=user, name="Winter Open", date="2026-12-12")
+    with pytest.raises(services.DuplicateEvent, match="You already created “Winter Open” on 12 Dec 2026"):
+        services.event_create(user=user, name=" winter open", date="2026-12-12")
+    client.force_login(user)
+    from tests.tournaments.test_registration_pages import event_form_data
+
+    page = client.post(
+        "/events/new/", event_form_data(name="Winter Open", date="2026-12-12")
+    ).content.decode()
+    assert f"/e/{first.slug}/staff/" in page
+    # Another date, or another organizer, is another event.
+    services.event_create(user=user, name="Winter Open", date="2026-12-19")
+    services.event_create(user=make_user(), name="Winter Open", date="2026-12-12")

@@ -2,6 +2,7 @@
 the whole thing or raises ``ActionError`` and leaves the data as it was."""
 
 from .registration import (
+    DuplicateEvent,
     SettingsConflict,
     event_create,
     event_settings_save,
@@ -17,6 +18,7 @@ from .registration import (
 )
 
 __all__ = [
+    "DuplicateEvent",
     "SettingsConflict",
     "event_create",
     "event_settings_save",

@@ -15,9 +15,29 @@ from ..models import Event, EventStaff, Player, Registration
 from ..roster import Roster, name_key, parse_roster
 
 
+class DuplicateEvent(ActionError):
+    """The organizer already created an event of this name on this date (a form sent twice)."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__(
+            f"You already created “{event.name}” on {event.date:%d %b %Y}. "
+            "Give this one another name if it is a second event."
+        )
+        self.event = event
+
+
 def event_create(*, user, **fields) -> Event:
-    """Create an event; its creator becomes its organizer."""
+    """Create an event; its creator becomes its organizer. The same organizer, name and date twice is
+    refused (a form sent twice, or back and sent again): ``DuplicateEvent`` names the first."""
     with transaction.atomic():
+        if user is not None and user.pk is not None:
+            # One creation at a time per organizer, so two copies of one form cannot both pass the check.
+            get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+            same = Event.objects.filter(
+                created_by=user, name__iexact=fields.get("name", "").strip(), date=fields.get("date")
+            ).first()
+            if same:
+                raise DuplicateEvent(same)
         event = Event(created_by=user, **fields)
         event.save()
         EventStaff.objects.create(event=event, user=user, role=EventStaff.Role.ORGANIZER)

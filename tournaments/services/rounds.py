@@ -105,7 +105,7 @@ def _pair_swiss(event: Event, number: int, attempt: int) -> list[tuple[int, tupl
         )
     except swiss.FivePlayerError as exc:
         raise ActionError(
-            f"{exc} Turn on “Seat five players at one table” in the event settings, or change the player list."
+            f"{exc} Tick “Allow a 5-player table” in the event settings, or change the player list."
         ) from exc
     except swiss.SwissError as exc:
         raise ActionError(str(exc)) from exc
