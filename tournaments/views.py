@@ -279,6 +279,12 @@ def registration_undrop(request: HttpRequest, event: Event, pk: int) -> HttpResp
         messages.error(request, exc.message)
         return redirect("tournaments:registrations", slug=event.slug)
     messages.info(request, f"{registration.player} is back in the event.")
+    if event.rounds.exclude(kind=Round.Kind.SWISS).exists():
+        messages.warning(
+            request,
+            f"The play-offs were seated while {registration.player} was out, and keep their tables. "
+            "To seat them again from the standings, undo the play-off round before any result is in.",
+        )
     return _row_or_redirect(request, event, registration)
 
 

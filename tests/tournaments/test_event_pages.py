@@ -382,3 +382,17 @@ def test_the_standings_download_as_json(client):
     event = running_event(8)
     response = client.get(reverse("tournaments:standings", args=[event.slug]), {"_export": "json"})
     assert len(response.json()) == 8
+
+
+def test_undoing_a_drop_after_the_play_offs_were_seated_says_they_keep_their_tables(client):
+    from tournaments.models import Registration
+    from tournaments.services import registration as registration_services
+
+    event = running_event(8, played=4)
+    ann = Registration.objects.filter(event=event).first()
+    registration_services.registration_drop(registration=ann, reason="by mistake", after_round=4)
+    rounds.playoffs_start(event=event)
+    client = judge_client(client, event)
+    page = client.post(reverse("tournaments:undrop", args=[event.slug, ann.pk]), follow=True).content.decode()
+    assert "back in the event" in page
+    assert "The play-offs were seated while" in page

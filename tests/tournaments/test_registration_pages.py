@@ -186,3 +186,19 @@ def test_the_registration_table_marks_a_late_entry(organizer_client):
     lines = response.content.decode().splitlines()
     assert lines[1].endswith(",Active,")
     assert "Active · late entry, from round 3" in lines[2]
+
+
+def test_a_drop_from_the_list_shows_its_message_at_once(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    ann = make_registration(event, "Ann Archer", checked_in=True)
+    response = organizer_client.post(
+        reverse("tournaments:drop", kwargs={"slug": event.slug, "pk": ann.pk}),
+        {"reason": "went home"},
+        HTTP_HX_REQUEST="true",
+    )
+    body = response.content.decode()
+    assert 'id="messages"' in body and 'hx-swap-oob="true"' in body
+    assert "Ann Archer dropped (9.030)." in body
+    # Shown once: the next page does not repeat it.
+    page = organizer_client.get(reverse("tournaments:rounds", kwargs={"slug": event.slug})).content.decode()
+    assert "Ann Archer dropped" not in page
