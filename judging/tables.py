@@ -55,7 +55,11 @@ class BoardTable(tables.Table):
     def render_time(self, record: TableState) -> str:
         if record.remaining is None:
             return "–"
-        text = record.remaining_text if record.remaining > 0 else "time"
+        text = (
+            record.remaining_text
+            if record.remaining > 0
+            else format_html('<span class="badge bad">Time up</span>')
+        )
         if record.extension_minutes:
             return format_html(
                 "{} <span class='small muted'>(+{} min)</span>", text, record.extension_minutes

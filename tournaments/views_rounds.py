@@ -268,10 +268,12 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
             except results.NeedsRecentSuperVillain as exc:
                 _ask(context, exc, seats, request)
             except BadTieAnswer as exc:
-                messages.error(request, exc.message)
                 question = results.slip_tie_question(table=table_obj, entries=entries)
                 if question:
                     _ask(context, question, seats, request)
+                    context["question_error"] = exc.message
+                else:
+                    messages.error(request, exc.message)
             except ActionError as exc:
                 messages.error(request, exc.message)
             else:
