@@ -58,7 +58,7 @@ class BoardTable(tables.Table):
         text = (
             record.remaining_text
             if record.remaining > 0
-            else format_html('<span class="badge bad">Time up</span>')
+            else format_html('<span class="badge bad">{}</span>', "Time up")
         )
         if record.extension_minutes:
             return format_html(
