@@ -89,29 +89,31 @@ def judge_client(client, event):
     return client
 
 
-def test_the_second_judge_saving_a_stale_slip_sees_a_conflict(client):
+def round_2_table_1(client):
+    """An 8-player event with round 1 played and round 2 paired; table 1 of round 2, its slip page, and
+    the client logged in as a judge."""
     event = running_event(8)
     table = Table.objects.get(round__event=event, round__number=2, number=1)
     url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    return event, table, url, judge_client(client, event)
+
+
+def stored_vps(table: Table) -> list[int]:
+    return list(Seat.objects.filter(table=table).order_by("seat").values_list("vp", flat=True))
+
+
+def test_the_second_judge_saving_a_stale_slip_sees_a_conflict(client):
+    event, table, url, client = round_2_table_1(client)
     first = client.post(url, slip_data(table, [40, 30, 20, 10], version=0))
     assert first.status_code == 302
     second = client.post(url, slip_data(table, [10, 20, 30, 40], version=0))
     body = second.content.decode()
     assert "while you were editing" in body and 'id="conflict"' in body
-    assert list(Seat.objects.filter(table=table).order_by("seat").values_list("vp", flat=True)) == [
-        40,
-        30,
-        20,
-        10,
-    ]
+    assert stored_vps(table) == [40, 30, 20, 10]
 
 
 def test_the_second_judges_typed_values_stay_in_the_form_after_a_conflict(client):
-    event = running_event(8)
-    table = Table.objects.get(round__event=event, round__number=2, number=1)
-    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    event, table, url, client = round_2_table_1(client)
     client.post(url, slip_data(table, [40, 30, 20, 10], version=0))
     body = client.post(url, slip_data(table, [11, 22, 33, 44], version=0)).content.decode()
     slip = body.split('class="card slip"')[1]
@@ -119,19 +121,11 @@ def test_the_second_judges_typed_values_stay_in_the_form_after_a_conflict(client
     # Saving again (the form now carries the current version) keeps the second judge's values.
     version = re.search(r'name="version" value="(\d+)"', slip).group(1)
     assert client.post(url, slip_data(table, [11, 22, 33, 44], version=int(version))).status_code == 302
-    assert list(Seat.objects.filter(table=table).order_by("seat").values_list("vp", flat=True)) == [
-        11,
-        22,
-        33,
-        44,
-    ]
+    assert stored_vps(table) == [11, 22, 33, 44]
 
 
 def test_a_refused_tie_answer_asks_the_question_again_with_the_numbers_typed(client):
-    event = running_event(8)
-    table = Table.objects.get(round__event=event, round__number=2, number=1)
-    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    event, table, url, client = round_2_table_1(client)
     seats = list(Seat.objects.filter(table=table).order_by("seat"))
     answer = slip_data(table, [30, 30, 20, 10], version=0)
     answer.update({f"recent_{seats[0].registration_id}": 1, f"recent_{seats[1].registration_id}": 1})
@@ -143,10 +137,7 @@ def test_a_refused_tie_answer_asks_the_question_again_with_the_numbers_typed(cli
 
 
 def test_saving_returns_to_the_page_the_judge_came_from(client):
-    event = running_event(8)
-    table = Table.objects.get(round__event=event, round__number=2, number=1)
-    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    event, table, url, client = round_2_table_1(client)
     came_from = reverse("judging:table", args=[event.slug, 2, 1])
     assert f'name="next" value="{came_from}"' in client.get(url, {"next": came_from}).content.decode()
     response = client.post(url, {**slip_data(table, [40, 30, 20, 10], version=0), "next": came_from})
@@ -154,10 +145,7 @@ def test_saving_returns_to_the_page_the_judge_came_from(client):
 
 
 def test_saving_never_goes_to_another_site(client):
-    event = running_event(8)
-    table = Table.objects.get(round__event=event, round__number=2, number=1)
-    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    event, table, url, client = round_2_table_1(client)
     response = client.post(
         url, {**slip_data(table, [40, 30, 20, 10], version=0), "next": "https://evil.example/"}
     )
@@ -165,10 +153,7 @@ def test_saving_never_goes_to_another_site(client):
 
 
 def test_the_history_says_what_a_correction_changed(client):
-    event = running_event(8)
-    table = Table.objects.get(round__event=event, round__number=2, number=1)
-    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    event, table, url, client = round_2_table_1(client)
     client.post(url, slip_data(table, [40, 30, 20, 10], version=0))
     client.post(url, slip_data(table, [40, 30, 20, 35], version=1))
     body = client.get(url).content.decode()
@@ -180,10 +165,7 @@ def test_the_history_says_what_a_correction_changed(client):
 
 
 def test_a_tie_on_vp_and_super_villains_asks_who_defeated_one_most_recently(client):
-    event = running_event(8)
-    table = Table.objects.get(round__event=event, round__number=2, number=1)
-    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    event, table, url, client = round_2_table_1(client)
     response = client.post(url, slip_data(table, [30, 30, 20, 10], version=0))
     assert 'id="recent-question"' in response.content.decode()
     assert not Table.objects.get(pk=table.pk).has_result
@@ -195,10 +177,7 @@ def test_a_tie_on_vp_and_super_villains_asks_who_defeated_one_most_recently(clie
 
 
 def test_negative_vp_is_a_field_error(client):
-    event = running_event(8)
-    table = Table.objects.get(round__event=event, round__number=2, number=1)
-    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    event, table, url, client = round_2_table_1(client)
     response = client.post(url, slip_data(table, [-1, 30, 20, 10], version=0))
     assert "VP cannot be negative (1.060)." in response.content.decode()
     assert not Table.objects.get(pk=table.pk).has_result
@@ -307,10 +286,7 @@ def test_a_round_with_a_game_loss_cannot_be_paired_again():
 
 
 def test_the_same_number_for_two_tied_players_is_refused(client):
-    event = running_event(8)
-    table = Table.objects.get(round__event=event, round__number=2, number=1)
-    url = reverse("tournaments:table_result", kwargs={"slug": event.slug, "number": 2, "table": 1})
-    client = judge_client(client, event)
+    event, table, url, client = round_2_table_1(client)
     seats = list(Seat.objects.filter(table=table).order_by("seat"))
     data = slip_data(table, [30, 30, 20, 10], version=0)
     data.update({f"recent_{seats[0].registration_id}": 1, f"recent_{seats[1].registration_id}": 1})
