@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .parsers.base import normalise
@@ -296,30 +297,40 @@ def _longest_phrase(found: list[str], start: int) -> tuple[int, str]:
     return 0, ""
 
 
+def _segments(found: list[str]) -> Iterator[tuple[int, list[str], str]]:
+    """Walk the query's words: (start, words, abbreviation) for each spelled-out abbreviation ("victory
+    points" → "vp"), else (start, [word], "") for each word on its own."""
+    index = 0
+    while index < len(found):
+        length, abbreviation = _longest_phrase(found, index)
+        if length:
+            yield index, found[index : index + length], abbreviation
+            index += length
+        else:
+            yield index, [found[index]], ""
+            index += 1
+
+
 def terms(text: str) -> list[Term]:
     """Search terms: stop words dropped (unless nothing else is left), abbreviations expanded both
     ways ("SV" also means "super villain"; "victory points" also means "VP")."""
     found = words(text)
     out: list[Term] = []
-    index = 0
-    while index < len(found):
-        length, abbreviation = _longest_phrase(found, index)
-        if length:
-            group = [w for w in found[index : index + length] if w not in STOPWORDS]
-            spelled = " ".join(found[index : index + length])
+    for index, segment, abbreviation in _segments(found):
+        if abbreviation:
+            group = [w for w in segment if w not in STOPWORDS]
+            spelled = " ".join(segment)
             others = tuple(p for p in ABBREVIATIONS[abbreviation] if " ".join(words(p)) != spelled)
             if abbreviation in DOCUMENT_ABBREVIATIONS:
                 others = (abbreviation, *others)
             out.append(Term(" ".join(group), others, index))
-            index += length
             continue
-        word = found[index]
+        word = segment[0]
         if word not in STOPWORDS:
             out.append(Term(word, ABBREVIATIONS.get(word, ()), index))
         elif word in OPTIONAL_WORDS:
             same = tuple(n for n in NEGATIONS if n != word) if word in NEGATIONS else ()
             out.append(Term(word, same, index, optional=True))
-        index += 1
     if any(not term.optional for term in out):
         return out
     return [Term(word, ABBREVIATIONS.get(word, ()), i) for i, word in enumerate(found)]
@@ -338,21 +349,14 @@ def is_question(text: str) -> bool:
 def also_searched(text: str) -> str:
     """What the search adds to the query's abbreviations, for display: 'SV FAA' → 'super villain first
     appearance attack'; 'negative victory points' → 'negative VP'."""
-    found = words(text)
     out: list[str] = []
-    index = 0
-    while index < len(found):
-        length, abbreviation = _longest_phrase(found, index)
-        if length:
-            if abbreviation in DOCUMENT_ABBREVIATIONS:
-                out.append(abbreviation.upper())
-            else:
-                out.extend(found[index : index + length])
-            index += length
-            continue
-        word = found[index]
-        out.append(ABBREVIATIONS[word][0] if word in ABBREVIATIONS else word)
-        index += 1
+    for _, segment, abbreviation in _segments(words(text)):
+        if abbreviation in DOCUMENT_ABBREVIATIONS:
+            out.append(abbreviation.upper())
+        elif abbreviation:
+            out.extend(segment)
+        else:
+            out.append(ABBREVIATIONS[segment[0]][0] if segment[0] in ABBREVIATIONS else segment[0])
     return " ".join(out)
 
 

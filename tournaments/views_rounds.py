@@ -267,13 +267,17 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
                 context["conflict"] = exc.seats
             except results.NeedsRecentSuperVillain as exc:
                 _ask(context, exc, seats, request)
-            except BadTieAnswer as exc:
-                question = results.slip_tie_question(table=table_obj, entries=entries)
+            except BadTieAnswer as bad_answer:
+                error = bad_answer.message
+                try:
+                    question = results.slip_tie_question(table=table_obj, entries=entries)
+                except ActionError as refused:
+                    question, error = None, refused.message  # the slip itself is refused: say that first
                 if question:
                     _ask(context, question, seats, request)
-                    context["question_error"] = exc.message
+                    context["question_error"] = error
                 else:
-                    messages.error(request, exc.message)
+                    messages.error(request, error)
             except ActionError as exc:
                 messages.error(request, exc.message)
             else:

@@ -247,33 +247,9 @@ def test_the_organizer_changes_an_infractions_default_for_the_event():
 
 
 def test_a_penalty_recorded_with_no_round_touches_no_game():
-    from judging import services
-    from judging.models import Infraction, PenaltyType
-    from tests.factories import make_event, make_players, make_user
-    from tournaments.services import rounds
-
-    event = make_event(organizer=make_user())
-    players = make_players(event, 8)
-    event = rounds.event_start(event=event)
-    rounds.round_pair(event=event, number=1)
-    from tournaments.errors import ActionError
-
-    device = Infraction.objects.get(rule="11.040")
-    warning = services.penalty_record(
-        event=event,
-        user=None,
-        infraction=device,
-        type=PenaltyType.WARNING,
-        registration=players[0],
-        round=None,
-    )
+    event, players = running_event(8)
+    seat_round(event, players)
+    warning = record(event, players[0], rule="11.040", type="warning", round=None)
     assert warning.round is None and warning.seat is None
     with pytest.raises(ActionError, match="needs a game"):
-        services.penalty_record(
-            event=event,
-            user=None,
-            infraction=device,
-            type=PenaltyType.GAME_LOSS,
-            registration=players[0],
-            round=None,
-        )
+        record(event, players[0], rule="11.040", type="game_loss", round=None)

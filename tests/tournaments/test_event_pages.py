@@ -372,3 +372,17 @@ def test_undoing_a_drop_after_the_play_offs_were_seated_says_they_keep_their_tab
     page = client.post(reverse("tournaments:undrop", args=[event.slug, ann.pk]), follow=True).content.decode()
     assert "back in the event" in page
     assert "The play-offs were seated while" in page
+
+
+def test_a_refused_tie_answer_on_an_impossible_slip_says_what_is_wrong_with_the_slip(client):
+    event, table, url, client = round_2_table_1(client)
+    seats = list(Seat.objects.filter(table=table).order_by("seat"))
+    answer = slip_data(table, [30, 30, 20, 10], version=0)
+    answer.update(
+        {f"{prefix}-left_game": n for prefix, n in ((f"seat{seats[2].pk}", 1), (f"seat{seats[3].pk}", 1))}
+    )
+    answer.update({f"recent_{seats[0].registration_id}": 1, f"recent_{seats[1].registration_id}": 1})
+    response = client.post(url, answer)
+    assert response.status_code == 200
+    assert "Two players cannot have left the game at the same moment" in response.content.decode()
+    assert not Table.objects.get(pk=table.pk).has_result

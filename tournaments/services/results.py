@@ -185,8 +185,28 @@ def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, r
         Event.objects.filter(pk=table.round.event_id).update(results_version=F("results_version") + 1)
 
 
-def _apply(entries: list[SeatEntry], by_id: dict[int, Seat]) -> None:
-    """Copy a slip's values onto its seats (in memory)."""
+def _apply(entries: list[SeatEntry], seats: list[Seat]) -> None:
+    """Check a slip (every player once, a possible leaving order, one outright winner who stayed, no
+    negative numbers) and copy its values onto the seats, in memory."""
+    by_id = {s.pk: s for s in seats}
+    if sorted(e.seat_id for e in entries) != sorted(by_id):
+        raise ActionError("The slip must list every player at the table once.")
+    left = [e.left_game for e in entries if e.left_game is not None]
+    if len(set(left)) != len(left):
+        raise ActionError("Two players cannot have left the game at the same moment: number them 1, 2, …")
+    if len(left) >= len(seats):
+        raise ActionError(
+            "Someone must still be playing when the game ends: "
+            f"at most {len(seats) - 1} of {len(seats)} players can have left it (9.040)."
+        )
+    if any(not 1 <= n <= len(seats) - 1 for n in left):
+        raise ActionError(
+            f"Number the players who left in the order they left: 1 to {len(seats) - 1} at this table."
+        )
+    if sum(1 for e in entries if e.outright_win) > 1:
+        raise ActionError("Only one player can win the game outright.")
+    if any(e.outright_win and e.left_game is not None for e in entries):
+        raise ActionError("A player who left the game cannot also have won it outright.")
     for entry in entries:
         if entry.vp < 0 or entry.super_villains < 0:
             raise ActionError("VP and Super-Villains are whole numbers of 0 or more (1.060).")
@@ -201,12 +221,10 @@ def _apply(entries: list[SeatEntry], by_id: dict[int, Seat]) -> None:
 
 def slip_tie_question(*, table: Table, entries: list[SeatEntry]) -> NeedsRecentSuperVillain | None:
     """The Super-Villain question this slip would ask (12.050), without saving anything: a page asks
-    it again when the answer it was given cannot be used."""
+    it again when the answer it was given cannot be used. Raises ``ActionError`` for a slip that
+    ``result_enter`` would refuse."""
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
-    by_id = {s.pk: s for s in seats}
-    if sorted(e.seat_id for e in entries) != sorted(by_id):
-        return None
-    _apply(entries, by_id)
+    _apply(entries, seats)
     try:
         _place(table, seats, None)
     except NeedsRecentSuperVillain as question:
@@ -230,27 +248,8 @@ def result_enter(
             raise ResultConflict(table, seats)
         if table.round.closed and not reason.strip():
             raise ActionError("This round is closed: give a reason for the correction.")
-        by_id = {s.pk: s for s in seats}
-        if sorted(e.seat_id for e in entries) != sorted(by_id):
-            raise ActionError("The slip must list every player at the table once.")
-        left = [e.left_game for e in entries if e.left_game is not None]
-        if len(set(left)) != len(left):
-            raise ActionError("Two players cannot have left the game at the same moment: number them 1, 2, …")
-        if len(left) >= len(seats):
-            raise ActionError(
-                "Someone must still be playing when the game ends: "
-                f"at most {len(seats) - 1} of {len(seats)} players can have left it (9.040)."
-            )
-        if any(not 1 <= n <= len(seats) - 1 for n in left):
-            raise ActionError(
-                f"Number the players who left in the order they left: 1 to {len(seats) - 1} at this table."
-            )
-        if sum(1 for e in entries if e.outright_win) > 1:
-            raise ActionError("Only one player can win the game outright.")
-        if any(e.outright_win and e.left_game is not None for e in entries):
-            raise ActionError("A player who left the game cannot also have won it outright.")
         before = _snapshot(seats) if table.has_result else {}
-        _apply(entries, by_id)
+        _apply(entries, seats)
         answer = [int(r) for r in recent_super_villain or []]
         if not answer and table.recent_super_villain:
             # An answer given for an earlier version of the slip counts only if it names every player of
