@@ -51,6 +51,9 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "django_htmx",
+    "allauth",
+    "allauth.account",
+    "accounts",
     "tournaments",
     "rulings",
     "judging",
@@ -66,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -80,6 +84,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.account",
             ],
         },
     },
@@ -133,9 +138,67 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournaments:event_list"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "accounts:my_events"
 LOGOUT_REDIRECT_URL = "tournaments:event_list"
+
+# Accounts (django-allauth): sign-up with a verified email, log in with email or user name.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"email", "username"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[DCDB Toolkit] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
+# allauth's built-in rate limits (kept in the cache) stay on: log in, sign-up, reset, confirmation emails.
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "20/m/ip",
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/3m/key",
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+}
+ACCOUNT_ALLOW_SIGNUPS = envbool("ACCOUNT_ALLOW_SIGNUPS", "True")
+# Who may create events: "verified" (any account with a verified email) or "approved" (accounts a site
+# administrator approved on /accounts/organizers/).
+EVENT_CREATION = os.getenv("EVENT_CREATION", "verified").strip().lower()
+if EVENT_CREATION not in ("verified", "approved"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured('EVENT_CREATION must be "verified" or "approved".')
+# Staff invitations are valid for this many days.
+INVITATION_DAYS = envint("INVITATION_DAYS", "7")
+# A guest's self-registration link (no account) is valid for this many hours.
+GUEST_CONFIRMATION_HOURS = envint("GUEST_CONFIRMATION_HOURS", "48")
+
+# Email: the console with no SMTP host (links appear in the terminal), SMTP when EMAIL_HOST is set.
+EMAIL_HOST = os.getenv("EMAIL_HOST", "")
+EMAIL_BACKEND = os.getenv(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = envint("EMAIL_PORT", "587")
+EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "True" if EMAIL_HOST and EMAIL_PORT == 587 else "False")
+EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", "True" if EMAIL_PORT == 465 else "False")
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
+DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "DCDB Toolkit <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.getenv("TIME_ZONE", "UTC")

@@ -1,12 +1,11 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("rulings/", include("rulings.urls")),
     path("judging/", include("judging.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include("allauth.urls")),
+    path("me/", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]

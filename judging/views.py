@@ -211,7 +211,7 @@ def time_call(request: HttpRequest, slug: str, number: int, table: int) -> HttpR
     table_obj = _table(event, number, table)
     state = selectors.table_clock(table=table_obj)
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={request.path}")
+        return redirect(f"{reverse('account_login')}?next={request.path}")
     if not _may_act_at_table(request, event, state):
         raise PermissionDenied("Only the event's judges and the players at this table can call time here.")
     form = TimeCallForm(request.POST, seats=state.seats)

@@ -12,9 +12,15 @@ from tournaments.models import Event, EventStaff, Player, Registration
 _counter = itertools.count(1)
 
 
-def make_user(username: str | None = None, **fields):
+def make_user(username: str | None = None, *, verified: bool = True, **fields):
+    """An account with the password "pw" and, unless told otherwise, a verified email address."""
+    from allauth.account.models import EmailAddress
+
     username = username or f"user{next(_counter)}"
+    fields.setdefault("email", f"{username.lower()}@example.org")
     user = get_user_model().objects.create_user(username=username, password="pw", **fields)
+    if user.email:
+        EmailAddress.objects.create(user=user, email=user.email, verified=verified, primary=True)
     return user
 
 

@@ -41,7 +41,7 @@ def log_in_as(client, visitor: str, event, *, registration: Registration | None 
 
 def outcome(response) -> str | int:
     """ "login" (sent to log in), "ok" (the page, or a redirect elsewhere) or the refusing status code."""
-    if response.status_code == 302 and response["Location"].startswith(reverse("login")):
+    if response.status_code == 302 and response["Location"].startswith(reverse("account_login")):
         return "login"
     if response.status_code in (200, 302):
         return "ok"

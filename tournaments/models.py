@@ -36,14 +36,25 @@ class Player(models.Model):
     email = models.EmailField(
         blank=True, help_text="Optional; used to recognise the same player across events."
     )
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    # The account that owns this record. One account may own several records (the same person entered
+    # twice without an email, or under two emails): they are linked, never merged.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
+    # Privacy: on public pages show "Ann A." instead of the full name; staff pages and slips keep it.
+    public_short_name = models.BooleanField(default=False)
+    # One-time code a player types to claim this record for their account (records without an email).
+    claim_code = models.CharField(max_length=9, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["sort_name", "name"]
         indexes = [models.Index(fields=["email"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["claim_code"], condition=~models.Q(claim_code=""), name="claim_code_unique"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -53,6 +64,19 @@ class Player(models.Model):
         if not self.sort_name:
             self.sort_name = sort_name_for(self.name)
         super().save(*args, **kwargs)
+
+    @property
+    def public_name(self) -> str:
+        """The name public pages show: the full name, or first name and initial if the player chose so."""
+        return short_name_for(self.name) if self.public_short_name else self.name
+
+
+def short_name_for(name: str) -> str:
+    """ "Ann Marie Smith" -> "Ann S." ; a single name stays as it is."""
+    parts = name.split()
+    if len(parts) < 2:
+        return name.strip()
+    return f"{parts[0]} {parts[-1][0]}."
 
 
 class Event(models.Model):
@@ -83,6 +107,20 @@ class Event(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
     self_registration_open = models.BooleanField(
         default=False, help_text="Let players register themselves on the public page."
+    )
+    self_registration_guests = models.BooleanField(
+        default=False,
+        help_text="Also let players without an account register: they confirm their email address instead.",
+    )
+    player_cap = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Most players who can register; more go on a waitlist. Empty: no limit.",
+    )
+    registration_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Players cannot register themselves after this. Empty: until the start.",
     )
     turn_order = models.CharField(max_length=10, choices=TurnOrder.choices, default=TurnOrder.RANDOM)
     allow_five_table = models.BooleanField(
@@ -166,6 +204,15 @@ class RegistrationQuerySet(models.QuerySet):
     def active(self) -> RegistrationQuerySet:
         return self.filter(dropped_at__isnull=True)
 
+    def entered(self) -> RegistrationQuerySet:
+        """Active and holding a place (not on the waitlist)."""
+        return self.filter(dropped_at__isnull=True, waitlisted_at__isnull=True)
+
+    def waitlist(self) -> RegistrationQuerySet:
+        return self.filter(dropped_at__isnull=True, waitlisted_at__isnull=False).order_by(
+            "waitlisted_at", "pk"
+        )
+
     def checked_in(self) -> RegistrationQuerySet:
         return self.filter(checked_in=True)
 
@@ -187,6 +234,8 @@ class Registration(models.Model):
     joined_round = models.PositiveSmallIntegerField(default=1)
     notes = models.CharField(max_length=300, blank=True)
     self_registered = models.BooleanField(default=False)
+    # On the waitlist of a capped event since then (null: has a place). First in, first promoted.
+    waitlisted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = RegistrationQuerySet.as_manager()
@@ -201,6 +250,75 @@ class Registration(models.Model):
     @property
     def dropped(self) -> bool:
         return self.dropped_at is not None
+
+    @property
+    def waitlisted(self) -> bool:
+        return self.waitlisted_at is not None
+
+
+class RegistrationChange(models.Model):
+    """History of a registration: edits (name, email, notes, account), links, claims, waitlist moves."""
+
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(max_length=40)  # "edit", "link", "unlink", "claim", "promote", "withdraw", ...
+    # {field: [before, after]}
+    changes = models.JSONField(default=dict, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} on {self.registration} at {self.at:%Y-%m-%d %H:%M}"
+
+    def lines(self) -> list[str]:
+        return [
+            f"{field}: {before or '–'} → {after or '–'}" for field, (before, after) in self.changes.items()
+        ]
+
+
+class StaffInvitation(models.Model):
+    """An emailed invitation to join an event's staff. Accepting it creates the account or links one."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    role = models.CharField(max_length=20, choices=EventStaff.Role.choices)
+    token = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One open invitation per address and event: inviting again resends it.
+            models.UniqueConstraint(
+                fields=["event", "email"],
+                condition=models.Q(accepted_at__isnull=True, revoked_at__isnull=True),
+                name="one_open_invitation",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.get_role_display()}) at {self.event}"
+
+    @property
+    def pending(self) -> bool:
+        return self.accepted_at is None and self.revoked_at is None
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at <= timezone.now()
 
 
 class Round(models.Model):

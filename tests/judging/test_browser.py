@@ -11,8 +11,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def log_in(page, live_server, username):
-    page.goto(live_server.url + reverse("login"))
-    page.fill("#id_username", username)
+    page.goto(live_server.url + reverse("account_login"))
+    page.fill("#id_login", username)
     page.fill("#id_password", "pw")
     page.click("button[type=submit]")
     page.wait_for_url(lambda url: "login" not in url)

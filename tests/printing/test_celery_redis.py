@@ -27,9 +27,9 @@ pytestmark = pytest.mark.redis
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from tests.factories import make_event, make_players
+from tests.factories import make_event, make_players, make_user
 from tournaments.services import rounds
-user = get_user_model().objects.create_user("org", password="pw")
+user = make_user("org")
 event = make_event(organizer=user, name="Worker Open")
 make_players(event, 12)
 event = rounds.event_start(event=event)
@@ -110,7 +110,7 @@ class Site:
 
     def log_in(self) -> None:
         self.get("/accounts/login/")
-        self.post("/accounts/login/", {"username": "org", "password": "pw", "next": "/"})
+        self.post("/accounts/login/", {"login": "org", "password": "pw", "next": "/"})
 
     @property
     def print_path(self) -> str:

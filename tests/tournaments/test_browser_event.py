@@ -27,8 +27,8 @@ def test_nine_players_from_round_one_to_the_final_ranking(page, phone_page, live
     organizer = make_user("desk")
     event = make_event(organizer=organizer, name="Browser Nine")
     make_players(event, 9)
-    page.goto(live_server.url + reverse("login"))
-    page.fill("#id_username", "desk")
+    page.goto(live_server.url + reverse("account_login"))
+    page.fill("#id_login", "desk")
     page.fill("#id_password", "pw")
     page.click("button[type=submit]")
 

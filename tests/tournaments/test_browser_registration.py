@@ -12,8 +12,8 @@ NAMES = [f"Player {letter} Tester" for letter in "ABCDEFGHIJKL"]
 
 
 def log_in(page, live_server, username):
-    page.goto(live_server.url + reverse("login"))
-    page.fill("#id_username", username)
+    page.goto(live_server.url + reverse("account_login"))
+    page.fill("#id_login", username)
     page.fill("#id_password", "pw")
     page.click("button[type=submit]")
 

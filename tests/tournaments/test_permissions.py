@@ -58,7 +58,7 @@ def test_event_delete_is_refused_to_a_judge_and_keeps_the_event(client):
 
 def test_creating_an_event_needs_a_login(client):
     response = client.get(reverse("tournaments:event_create"))
-    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    assert response.status_code == 302 and response.url.startswith(reverse("account_login"))
 
 
 @pytest.mark.parametrize("name", ["tournaments:event_list"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -18,6 +19,7 @@ from tournaments.models import Event
 
 DEMO_USERNAME = "organizer"
 DEMO_PASSWORD = "dcdb-demo-organizer"
+DEMO_EMAIL = "organizer@example.org"
 DEMO_EVENT = "Demo Store Championship"
 DEMO_PLAYERS = [
     "Ann Archer",
@@ -42,10 +44,17 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             raise CommandError("seed_demo creates a known password; it only runs with DEBUG on.")
         User = get_user_model()
-        user, created = User.objects.get_or_create(username=DEMO_USERNAME, defaults={"is_staff": True})
+        user, created = User.objects.get_or_create(
+            username=DEMO_USERNAME, defaults={"is_staff": True, "email": DEMO_EMAIL}
+        )
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
+        if user.email:
+            # The demo organizer logs in at once: their address counts as verified.
+            EmailAddress.objects.get_or_create(
+                user=user, email=user.email, defaults={"verified": True, "primary": True}
+            )
         if not Event.objects.filter(name=DEMO_EVENT).exists():
             event = services.event_create(
                 user=user,

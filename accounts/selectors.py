@@ -1,0 +1,102 @@
+"""Reads about one account: its events as a player and as staff, and everything it owns (data export)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+from django.urls import reverse
+
+from tournaments.models import Event, EventStaff, Registration, Round, Seat
+
+
+@dataclass
+class MyEntry:
+    registration: Registration
+    status: (
+        str  # words for the player: "Registered", "Waitlisted (2nd)", "Checked in", "Dropped", "3rd place"
+    )
+    table_url: str = ""
+    table_label: str = ""
+
+    @property
+    def event(self) -> Event:
+        return self.registration.event
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def waitlist_position(registration: Registration) -> int | None:
+    """1 for the first on the waitlist; None when the player has a place."""
+    if registration.waitlisted_at is None or registration.dropped_at is not None:
+        return None
+    ahead = Registration.objects.filter(event_id=registration.event_id).waitlist()
+    ahead = ahead.filter(
+        Q(waitlisted_at__lt=registration.waitlisted_at)
+        | Q(waitlisted_at=registration.waitlisted_at, pk__lt=registration.pk)
+    )
+    return ahead.count() + 1
+
+
+def _final_places(event: Event) -> dict[int, int]:
+    from tournaments.services.rounds import final_ranking
+
+    return {r.pk: i for i, r in enumerate(final_ranking(event), start=1)}
+
+
+def registration_status(registration: Registration, *, final_places: dict[int, int] | None = None) -> str:
+    if registration.disqualified:
+        return "Disqualified"
+    if registration.dropped:
+        if registration.event.in_registration:
+            return "Withdrawn"
+        return (
+            f"Dropped after round {registration.dropped_after_round}"
+            if registration.dropped_after_round
+            else "Dropped"
+        )
+    position = waitlist_position(registration)
+    if position is not None:
+        return f"Waitlisted ({ordinal(position)} in line)"
+    if registration.event.status == Event.Status.FINISHED and final_places is not None:
+        place = final_places.get(registration.pk)
+        if place:
+            return f"{ordinal(place)} place"
+    if registration.checked_in:
+        return "Checked in"
+    return "Registered"
+
+
+def my_events(*, user) -> dict:
+    """The account's events as a player (upcoming, then past) and as staff."""
+    registrations = list(
+        Registration.objects.filter(player__user=user)
+        .select_related("event", "player")
+        .order_by("event__date")
+    )
+    # The live round's seat, for a link to the player's table.
+    live_seats = {
+        s.registration_id: s
+        for s in Seat.objects.filter(
+            registration__in=registrations, round__status=Round.Status.PAIRED
+        ).select_related("table", "round")
+    }
+    upcoming, past = [], []
+    for registration in registrations:
+        event = registration.event
+        places = _final_places(event) if event.status == Event.Status.FINISHED else None
+        entry = MyEntry(registration, registration_status(registration, final_places=places))
+        seat = live_seats.get(registration.pk)
+        if seat is not None and not registration.dropped:
+            entry.table_url = reverse(
+                "judging:table",
+                kwargs={"slug": event.slug, "number": seat.round.number, "table": seat.table.number},
+            )
+            entry.table_label = f"{seat.round.label}: table {seat.table.number}, seat {seat.seat}"
+        (past if event.status == Event.Status.FINISHED else upcoming).append(entry)
+    past.reverse()
+    staff = EventStaff.objects.filter(user=user).select_related("event").order_by("-event__date")
+    return {"upcoming": upcoming, "past": past, "staff_roles": list(staff)}

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("", views.my_events, name="my_events"),
+]
