@@ -7,4 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects allauth's email signals)
+        from . import checks, signals  # noqa: F401  (registers the checks, connects allauth's email signals)

@@ -171,6 +171,9 @@ ACCOUNT_RATE_LIMITS = {
     "manage_email": "10/m/user",
 }
 ACCOUNT_ALLOW_SIGNUPS = envbool("ACCOUNT_ALLOW_SIGNUPS", "True")
+# Off: "this email is already in use" is said on the sign-up form (a newcomer at the desk needs to know);
+# on: allauth emails the address instead, so the form never tells whether an account exists.
+ACCOUNT_PREVENT_ENUMERATION = envbool("ACCOUNT_PREVENT_ENUMERATION", "False")
 # Who may create events: "verified" (any account with a verified email) or "approved" (accounts a site
 # administrator approved on /accounts/organizers/).
 EVENT_CREATION = os.getenv("EVENT_CREATION", "verified").strip().lower()

@@ -160,3 +160,12 @@ def phone_page(chromium):
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Each test starts with an empty cache: allauth's rate limits and the page caches live there."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

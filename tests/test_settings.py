@@ -12,7 +12,8 @@ def run_manage(*args, **env):
     full_env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "SITE_URL")
+        if k
+        not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "SITE_URL", "EMAIL_HOST")
     }
     full_env.update(env)
     return subprocess.run(
@@ -35,9 +36,21 @@ def test_production_settings_pass_the_deploy_check():
         SECRET_KEY="a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
         ALLOWED_HOSTS="dcdb.example.org",
         SITE_URL="https://dcdb.example.org",
+        EMAIL_HOST="smtp.example.org",
     )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_production_settings_warn_when_email_has_no_smtp_host():
+    result = run_manage(
+        "check",
+        DEBUG="false",
+        SECRET_KEY="a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
+        ALLOWED_HOSTS="dcdb.example.org",
+        SITE_URL="https://dcdb.example.org",
+    )
+    assert "accounts.W001" in result.stderr
 
 
 def test_production_settings_warn_when_site_url_is_left_on_this_machine():

@@ -15,6 +15,9 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from accounts.permissions import can_create_events
+from accounts.views import organizer_needed
+
 from . import services
 from .errors import ActionError
 from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, SelfRegistrationForm, StaffForm
@@ -89,6 +92,9 @@ def self_register(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def event_create(request: HttpRequest) -> HttpResponse:
+    if not can_create_events(request.user):
+        # Says what is missing (a verified email, or the administrator's approval) and how to get it.
+        return organizer_needed(request)
     form = EventForm(request.POST or None)
     existing = None
     if request.method == "POST" and form.is_valid():
