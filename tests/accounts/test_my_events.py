@@ -1,0 +1,69 @@
+"""My events: a player's upcoming and past events with their status, and their table while a round runs."""
+
+import pytest
+from django.utils import timezone
+
+from tests.factories import add_staff, make_event, make_players, make_registration, make_user
+from tournaments.models import Event, EventStaff
+from tournaments.services import rounds
+
+pytestmark = pytest.mark.django_db
+
+
+def own(registration, user):
+    registration.player.user = user
+    registration.player.save()
+    return registration
+
+
+def test_it_lists_registered_waitlisted_checked_in_and_dropped(client):
+    user = make_user("ann")
+    own(make_registration(make_event(name="Open A"), "Ann Archer"), user)
+    own(make_registration(make_event(name="Open B"), "Ann Archer", checked_in=True), user)
+    capped = make_event(name="Open C", player_cap=1)
+    make_registration(capped, "First In")
+    own(make_registration(capped, "Ann Archer", waitlisted_at=timezone.now()), user)
+    own(make_registration(make_event(name="Open D"), "Ann Archer", dropped_at=timezone.now()), user)
+    client.force_login(user)
+    page = client.get("/me/").content.decode()
+    assert "Open A" in page and "Registered" in page
+    assert "Checked in" in page
+    assert "Waitlisted (1st in line)" in page
+    assert "Withdrawn" in page
+
+
+def test_it_links_the_players_table_while_a_round_runs(client):
+    user = make_user("ann")
+    event = make_event(name="Live Open")
+    players = make_players(event, 8)
+    own(players[0], user)
+    event = rounds.event_start(event=event)
+    rounds.round_pair(event=event, number=1)
+    seat = players[0].seats.get()
+    client.force_login(user)
+    page = client.get("/me/").content.decode()
+    assert f"Round 1: table {seat.table.number}, seat {seat.seat}" in page
+    assert f"/judging/e/{event.slug}/rounds/1/tables/{seat.table.number}/" in page
+
+
+def test_a_finished_event_shows_the_final_place(client):
+    user = make_user("ann")
+    event = make_event(name="Old Open", status=Event.Status.FINISHED)
+    own(make_registration(event, "Ann Archer", checked_in=True), user)
+    client.force_login(user)
+    page = client.get("/me/").content.decode()
+    assert "Past events" in page and "Old Open" in page
+
+
+def test_it_lists_the_events_the_account_staffs(client):
+    user = make_user("jo")
+    add_staff(make_event(name="Judged Open"), user, EventStaff.Role.JUDGE)
+    client.force_login(user)
+    page = client.get("/me/").content.decode()
+    assert "Judged Open" in page and "Judge" in page
+
+
+def test_someone_elses_records_are_not_shown(client):
+    own(make_registration(make_event(name="Secret Open"), "Bo Berg"), make_user("bo"))
+    client.force_login(make_user("ann"))
+    assert "Secret Open" not in client.get("/me/").content.decode()
