@@ -15,7 +15,10 @@ class AccountAdapter(DefaultAccountAdapter):
     }
 
     def is_open_for_signup(self, request: HttpRequest) -> bool:
-        return settings.ACCOUNT_ALLOW_SIGNUPS
+        # With sign-up closed, a person holding a staff invitation may still create their account.
+        from .invitations import SESSION_KEY
+
+        return settings.ACCOUNT_ALLOW_SIGNUPS or bool(request.session.get(SESSION_KEY))
 
     def get_login_redirect_url(self, request: HttpRequest) -> str:
         # A pending staff invitation is accepted right after the person logs in or signs up.

@@ -101,3 +101,11 @@ def test_a_new_account_creates_an_event_once_confirmed(client):
     )
     assert response.status_code == 302, response.content.decode()[:400]
     assert response.url.endswith("/staff/")
+
+
+def test_closed_sign_up_says_so(client, settings):
+    settings.ACCOUNT_ALLOW_SIGNUPS = False
+    page = client.get("/accounts/signup/").content.decode()
+    assert "Sign Up Closed" in page or "closed" in page.lower()
+    assert sign_up(client, "late").status_code == 200
+    assert not get_user_model().objects.filter(username="late").exists()
