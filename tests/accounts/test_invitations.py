@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime
 import html
+import smtplib
 
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
+from django.core.mail.backends.base import BaseEmailBackend
 from django.urls import reverse
 from django.utils import timezone
 
@@ -103,6 +105,23 @@ def test_a_staff_members_other_verified_address_counts_as_on_the_staff(event, or
 def test_an_invalid_address_is_refused(event, organizer):
     with pytest.raises(ActionError, match="not an email address"):
         invite(event, email="jo@", by=organizer)
+
+
+class UnreachableMailServer(BaseEmailBackend):
+    def send_messages(self, messages):
+        raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+
+
+def test_a_mail_server_failure_saves_nothing_and_says_so(client, event, organizer, settings):
+    settings.EMAIL_BACKEND = f"{__name__}.UnreachableMailServer"
+    client.force_login(organizer)
+    response = client.post(
+        reverse("tournaments:staff_invite", kwargs={"slug": event.slug}),
+        {"email": "jo@example.org", "role": JUDGE},
+    )
+    assert response.status_code == 400
+    assert "could not be sent" in response.content.decode()
+    assert not StaffInvitation.objects.exists()
 
 
 # Accepting
