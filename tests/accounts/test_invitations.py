@@ -233,6 +233,13 @@ def test_a_link_accepted_by_someone_else_is_refused_clearly(client, event, organ
     assert staff_role(event, late) is None
 
 
+def test_an_accepted_link_opened_logged_out_says_to_log_in(client, event, organizer):
+    invitation = invite(event, by=organizer)
+    services.invitation_accept(invitation=invitation, user=make_user("jo"))
+    page = html.unescape(client.get(page_url(invitation)).content.decode())
+    assert "already accepted" in page and "If that was you, log in" in page
+
+
 def test_accepting_keeps_a_higher_role(event, organizer):
     invitation = invite(event, email="olga.other@example.org", by=organizer)
     staff = services.invitation_accept(invitation=invitation, user=organizer)

@@ -156,6 +156,11 @@ def invitation_problem(invitation: StaffInvitation, user=None) -> str | None:
     if invitation.accepted_at is not None:
         if user is not None and invitation.accepted_by_id == user.pk:
             return None  # accepted already by this person: they simply go to the staff pages
+        if user is None:
+            return (
+                f"This invitation was already accepted on {_day(invitation.accepted_at)}. If that was you, "
+                "log in to reach the event's staff pages; if not, ask the organizer to invite you."
+            )
         return (
             f"This invitation was already accepted on {_day(invitation.accepted_at)} by another account. "
             "Each link works once; ask the organizer to invite you if you should be on the staff."
