@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_printing, views_public, views_rounds
+from . import views, views_invitations, views_printing, views_public, views_rounds
 
 app_name = "tournaments"
 
@@ -12,6 +12,7 @@ public = [
     path("e/<slug:slug>/rounds/<int:number>/", views_public.pairings, name="pairings"),
     path("e/<slug:slug>/standings/", views_public.standings, name="standings"),
     path("e/<slug:slug>/players/<int:pk>/", views_public.player, name="player"),
+    path("invitations/<str:token>/", views_invitations.invitation, name="invitation"),
 ]
 
 api = [
@@ -34,6 +35,17 @@ staff = [
     path("e/<slug:slug>/staff/players/<int:pk>/undrop/", views.registration_undrop, name="undrop"),
     path("e/<slug:slug>/staff/self-registration/", views.self_registration_toggle, name="self_registration"),
     path("e/<slug:slug>/staff/team/", views.staff_manage, name="staff"),
+    path("e/<slug:slug>/staff/team/invite/", views_invitations.staff_invite, name="staff_invite"),
+    path(
+        "e/<slug:slug>/staff/team/invitations/<int:pk>/resend/",
+        views_invitations.invitation_resend,
+        name="invitation_resend",
+    ),
+    path(
+        "e/<slug:slug>/staff/team/invitations/<int:pk>/revoke/",
+        views_invitations.invitation_revoke,
+        name="invitation_revoke",
+    ),
     path("e/<slug:slug>/staff/rounds/", views_rounds.rounds_overview, name="rounds"),
     path("e/<slug:slug>/staff/start/", views_rounds.event_start, name="event_start"),
     path("e/<slug:slug>/staff/rounds/pair/", views_rounds.round_pair, name="round_pair"),

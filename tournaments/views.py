@@ -25,6 +25,7 @@ from .http import export_format
 from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
 from .tables import RegistrationTable
+from .views_invitations import staff_page
 from .views_public import event_home
 
 
@@ -311,7 +312,11 @@ def staff_manage(request: HttpRequest, event: Event) -> HttpResponse:
     form = StaffForm(request.POST or None)
     if request.method == "POST":
         if "remove" in request.POST:
-            staff = get_object_or_404(EventStaff, event=event, pk=request.POST["remove"])
+            pk = request.POST["remove"]
+            staff = EventStaff.objects.filter(event=event, pk=pk).first() if pk.isdigit() else None
+            if staff is None:
+                messages.error(request, "That person is not on this event's staff any more.")
+                return redirect("tournaments:staff", slug=event.slug)
             try:
                 services.staff_remove(staff=staff)
             except ActionError as exc:
@@ -327,5 +332,4 @@ def staff_manage(request: HttpRequest, event: Event) -> HttpResponse:
             else:
                 messages.success(request, f"{staff.user} is {staff.get_role_display().lower()}.")
                 return redirect("tournaments:staff", slug=event.slug)
-    staff_list = EventStaff.objects.filter(event=event).select_related("user")
-    return render(request, "tournaments/staff.html", {"event": event, "form": form, "staff_list": staff_list})
+    return staff_page(request, event, form=form)

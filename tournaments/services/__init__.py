@@ -1,6 +1,13 @@
 """Writes that span models. Each service runs in ``transaction.atomic`` and either does
 the whole thing or raises ``ActionError`` and leaves the data as it was."""
 
+from .invitations import (
+    invitation_accept,
+    invitation_problem,
+    invitation_resend,
+    invitation_revoke,
+    invitation_send,
+)
 from .registration import (
     DuplicateEvent,
     SettingsConflict,
@@ -22,6 +29,11 @@ __all__ = [
     "SettingsConflict",
     "event_create",
     "event_settings_save",
+    "invitation_accept",
+    "invitation_problem",
+    "invitation_resend",
+    "invitation_revoke",
+    "invitation_send",
     "registration_add",
     "registration_drop",
     "registration_set_checked_in",
