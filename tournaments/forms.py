@@ -193,4 +193,5 @@ class DropForm(forms.Form):
 
 class StaffForm(forms.Form):
     username = forms.CharField(max_length=150, label="User name")
-    role = forms.ChoiceField(choices=EventStaff.Role.choices)
+    # Judge first: promoting someone to organizer (settings, staff, deleting the event) is a deliberate choice.
+    role = forms.ChoiceField(choices=EventStaff.Role.choices, initial=EventStaff.Role.JUDGE)
