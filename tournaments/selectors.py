@@ -235,3 +235,9 @@ def player_rounds(event: Event, registration: Registration) -> list[dict]:
         }
         for s in own
     ]
+
+
+def waitlist_positions(event: Event) -> dict[int, int]:
+    """Registration id -> place on the event's waitlist (1 is next in line), in one query."""
+    ids = Registration.objects.filter(event=event).waitlist().values_list("pk", flat=True)
+    return {pk: position for position, pk in enumerate(ids, start=1)}
