@@ -88,7 +88,7 @@ def entry_context(request: HttpRequest, event: Event, *, form=None) -> dict:
         "guest_form": None,
         **_login_links(event),
     }
-    if refusal or active_mine:
+    if (refusal or active_mine) and form is None:
         return context
     if request.user.is_authenticated:
         context["self_form"] = form or SelfRegistrationForm(
