@@ -1,11 +1,18 @@
 from __future__ import annotations
 
+import datetime
+
 from django import forms
+from django.conf import settings
+from django.utils import timezone
 
 from . import swiss
-from .models import Event, EventStaff
+from .models import SANCTIONED_MINIMUM_PLAYERS, Event, EventStaff
 
 MAX_UPLOAD_BYTES = 512 * 1024
+# A cap below one 3-player table (9.010) could never be paired.
+MIN_PLAYER_CAP = 3
+MAX_PLAYER_CAP = 2000
 
 
 TIEBREAKER_CHOICES = [
@@ -33,6 +40,34 @@ class EventForm(forms.ModelForm):
     tiebreaker_3 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="Third tiebreaker")
     # The settings version the form was loaded at (editing only): a save from an older one is a conflict.
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    self_registration_guests = forms.TypedChoiceField(
+        label="Who can register themselves",
+        choices=[
+            (False, "Players with an account (default)"),
+            (True, "Also guests who confirm their email"),
+        ],
+        coerce=lambda value: value in (True, "True"),
+        widget=forms.RadioSelect,
+        initial=False,
+        required=False,
+        empty_value=False,
+        help_text="Self-registration itself is opened and closed on the Players page.",
+    )
+    player_cap = forms.IntegerField(
+        label="Player cap",
+        required=False,
+        min_value=MIN_PLAYER_CAP,
+        max_value=MAX_PLAYER_CAP,
+        help_text="Most players with a place; more players registering themselves join a waitlist, "
+        "and take places that come free in order. Empty: no limit.",
+    )
+    registration_deadline = forms.DateTimeField(
+        label="Registration deadline",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=f"Players cannot register themselves after this ({settings.TIME_ZONE} time). "
+        "Empty: until the event starts.",
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -79,6 +114,13 @@ class EventForm(forms.ModelForm):
         order = [data.get(f"tiebreaker_{i}") for i in (1, 2, 3)]
         if all(order) and len(set(order)) != 3:
             raise forms.ValidationError("Each tiebreaker can be used once.")
+        cap = data.get("player_cap")
+        if cap is not None and data.get("sanctioned") and cap < SANCTIONED_MINIMUM_PLAYERS:
+            self.add_error(
+                "player_cap",
+                f"A sanctioned event needs at least {SANCTIONED_MINIMUM_PLAYERS} players to start (9.060): "
+                f"make the cap {SANCTIONED_MINIMUM_PLAYERS} or more, or the event unsanctioned.",
+            )
         return data
 
     def event_fields(self) -> dict:
@@ -102,6 +144,10 @@ class EventForm(forms.ModelForm):
         label = str(self.fields[name].label)
         if Event._meta.get_field(name).choices:
             return label, str(getattr(event, f"get_{name}_display")())
+        if name == "self_registration_guests":
+            return label, dict(self.fields[name].choices)[value]
+        if isinstance(value, datetime.datetime):
+            return label, timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
         if isinstance(value, bool):
             return label, "yes" if value else "no"
         return label, str(value) if value not in ("", None) else "(empty)"
@@ -118,6 +164,9 @@ class EventForm(forms.ModelForm):
             "allow_five_table",
             "paper_size",
             "publish_penalties",
+            "self_registration_guests",
+            "player_cap",
+            "registration_deadline",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
         labels = {"allow_five_table": "Allow a 5-player table"}
@@ -156,8 +205,20 @@ class PlayerAddForm(forms.Form):
 
 
 class SelfRegistrationForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Your name")
-    email = forms.EmailField(required=False, label="Email (optional)")
+    """A logged-in player: the name they play under (their email is their account's)."""
+
+    name = forms.CharField(
+        max_length=120, label="Your name", help_text="As it should appear on the pairings."
+    )
+
+
+class GuestRegistrationForm(forms.Form):
+    """A player without an account: we email a link to confirm the address before registering."""
+
+    name = forms.CharField(
+        max_length=120, label="Your name", help_text="As it should appear on the pairings."
+    )
+    email = forms.EmailField(label="Your email", help_text="We send you a link to confirm your registration.")
 
 
 class RosterForm(forms.Form):

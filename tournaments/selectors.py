@@ -59,9 +59,10 @@ def played_rounds(event: Event, *, before: int | None = None) -> list[list[swiss
 
 
 def pairable_registrations(event: Event) -> list[Registration]:
-    """Who is seated in the next round: checked in, not dropped, not disqualified."""
+    """Who is seated in the next round: checked in, not dropped, not disqualified, not on the waitlist."""
     return list(
-        Registration.objects.filter(event=event, checked_in=True, dropped_at__isnull=True, disqualified=False)
+        Registration.objects.filter(event=event, checked_in=True, disqualified=False)
+        .entered()
         .select_related("player")
         .order_by("pk")
     )
@@ -235,3 +236,9 @@ def player_rounds(event: Event, registration: Registration) -> list[dict]:
         }
         for s in own
     ]
+
+
+def waitlist_positions(event: Event) -> dict[int, int]:
+    """Registration id -> place on the event's waitlist (1 is next in line), in one query."""
+    ids = Registration.objects.filter(event=event).waitlist().values_list("pk", flat=True)
+    return {pk: position for position, pk in enumerate(ids, start=1)}

@@ -42,6 +42,9 @@ class RegistrationTable(tables.Table):
             status = "Dropped" + (
                 f" after round {record.dropped_after_round}" if record.dropped_after_round else ""
             )
+        elif record.waitlisted:
+            position = getattr(self, "waitlist_positions", {}).get(record.pk)
+            status = f"Waitlisted #{position}" if position else "Waitlisted"
         else:
             status = "Active"
         # A late entry has 0 points for the rounds before it joined: say so where staff look.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_invitations, views_printing, views_public, views_rounds
+from . import views, views_entries, views_invitations, views_printing, views_public, views_rounds
 
 app_name = "tournaments"
 
@@ -8,7 +8,9 @@ public = [
     path("", views.event_list, name="event_list"),
     path("e/<slug:slug>/", views.event_detail, name="event_detail"),
     path("e/<slug:slug>/live/", views_public.event_live, name="event_live"),
-    path("e/<slug:slug>/register/", views.self_register, name="self_register"),
+    path("e/<slug:slug>/register/", views_entries.self_register, name="self_register"),
+    path("e/<slug:slug>/register/confirm/<str:token>/", views_entries.guest_confirm, name="guest_confirm"),
+    path("e/<slug:slug>/withdraw/", views_entries.withdraw, name="withdraw"),
     path("e/<slug:slug>/rounds/<int:number>/", views_public.pairings, name="pairings"),
     path("e/<slug:slug>/standings/", views_public.standings, name="standings"),
     path("e/<slug:slug>/players/<int:pk>/", views_public.player, name="player"),
@@ -33,6 +35,8 @@ staff = [
     path("e/<slug:slug>/staff/players/check-in-all/", views.check_in_all, name="check_in_all"),
     path("e/<slug:slug>/staff/players/<int:pk>/drop/", views.registration_drop, name="drop"),
     path("e/<slug:slug>/staff/players/<int:pk>/undrop/", views.registration_undrop, name="undrop"),
+    path("e/<slug:slug>/staff/players/<int:pk>/promote/", views_entries.promote, name="promote"),
+    path("e/<slug:slug>/staff/check-in/close/", views_entries.checkin_close, name="checkin_close"),
     path("e/<slug:slug>/staff/self-registration/", views.self_registration_toggle, name="self_registration"),
     path("e/<slug:slug>/staff/team/", views.staff_manage, name="staff"),
     path("e/<slug:slug>/staff/team/invite/", views_invitations.staff_invite, name="staff_invite"),

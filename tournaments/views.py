@@ -20,18 +20,23 @@ from accounts.views import organizer_needed
 
 from . import services
 from .errors import ActionError
-from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, SelfRegistrationForm, StaffForm
+from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, StaffForm
 from .http import export_format
 from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
+from .selectors import waitlist_positions
 from .tables import RegistrationTable
+from .views_entries import entry_context
 from .views_invitations import staff_page
 from .views_public import event_home
 
 
 def event_list(request: HttpRequest) -> HttpResponse:
     events = Event.objects.annotate(
-        players=Count("registrations", filter=Q(registrations__dropped_at__isnull=True))
+        players=Count(
+            "registrations",
+            filter=Q(registrations__dropped_at__isnull=True, registrations__waitlisted_at__isnull=True),
+        )
     ).order_by("-date", "name")
     mine = set()
     if request.user.is_authenticated:
@@ -40,55 +45,24 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    event = get_object_or_404(Event, slug=slug)
+    return event_page(request, get_object_or_404(Event, slug=slug))
+
+
+def event_page(request: HttpRequest, event: Event, *, entry_form=None, status: int = 200) -> HttpResponse:
+    """The public event page; while registration runs, with the registration card (views_entries)."""
     active = (
-        Registration.objects.filter(event=event, dropped_at__isnull=True)
+        Registration.objects.filter(event=event)
+        .entered()
         .select_related("player")
         .order_by("player__sort_name")
     )
-    context = {
-        "event": event,
-        "active": active,
-        "role": role_for(request.user, event),
-        "self_form": SelfRegistrationForm()
-        if event.self_registration_open and event.in_registration
-        else None,
-    }
-    if not event.in_registration:
+    context = {"event": event, "active": active, "role": role_for(request.user, event)}
+    if event.in_registration:
+        context.update(entry_context(request, event, form=entry_form))
+        context["waitlist"] = Registration.objects.filter(event=event).waitlist().select_related("player")
+    else:
         context.update(event_home(request, event))
-    return render(request, "tournaments/event_detail.html", context)
-
-
-@require_POST
-def self_register(request: HttpRequest, slug: str) -> HttpResponse:
-    event = get_object_or_404(Event, slug=slug)
-    if not (event.self_registration_open and event.in_registration):
-        messages.error(request, "Registration for this event is closed. Ask the organizer at the desk.")
-        return redirect(event)
-    form = SelfRegistrationForm(request.POST)
-    if form.is_valid():
-        try:
-            services.registration_add(
-                event=event,
-                name=form.cleaned_data["name"],
-                email=form.cleaned_data["email"],
-                self_registered=True,
-                user=request.user,
-            )
-        except ActionError as exc:
-            form.add_error("name", exc.message)
-        else:
-            messages.success(
-                request, f"You are registered, {form.cleaned_data['name']}. Check in at the desk."
-            )
-            return redirect(event)
-    active = Registration.objects.filter(event=event, dropped_at__isnull=True).select_related("player")
-    return render(
-        request,
-        "tournaments/event_detail.html",
-        {"event": event, "active": active, "role": role_for(request.user, event), "self_form": form},
-        status=400,
-    )
+    return render(request, "tournaments/event_detail.html", context, status=status)
 
 
 @login_required
@@ -133,10 +107,30 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             messages.success(request, "Event settings saved.")
+            _after_cap_change(request, event)
             return redirect("tournaments:registrations", slug=event.slug)
     return render(
         request, "tournaments/event_form.html", {"form": form, "event": event, "saved_now": saved_now}
     )
+
+
+def _after_cap_change(request: HttpRequest, event: Event) -> None:
+    """A raised cap gives its new places to the waitlist; a cap below the players with a place
+    moves nobody, and says how many are over."""
+    promoted = services.waitlist_fill(event=event, user=request.user)
+    if promoted:
+        names = ", ".join(str(r.player) for r in promoted)
+        messages.info(request, f"Promoted from the waitlist into the new places: {names}.")
+    event.refresh_from_db()
+    if event.player_cap is not None:
+        entered = Registration.objects.filter(event=event).entered().count()
+        if entered > event.player_cap:
+            messages.warning(
+                request,
+                f"{entered} players already have a place, {entered - event.player_cap} over the cap of "
+                f"{event.player_cap}. Nobody was moved to the waitlist; places that come free are not "
+                "filled until the event is under the cap.",
+            )
 
 
 @event_staff_required("manage")
@@ -161,6 +155,7 @@ def _registration_table(request: HttpRequest, event: Event) -> RegistrationTable
         )
     table = RegistrationTable(registrations, order_by=request.GET.get("sort", "name"))
     table.event = event
+    table.waitlist_positions = waitlist_positions(event)
     RequestConfig(request, paginate={"per_page": 500}).configure(table)
     return table
 
@@ -225,8 +220,11 @@ def roster_bulk_add(request: HttpRequest, event: Event) -> HttpResponse:
 def _counts(event: Event) -> dict:
     return Registration.objects.filter(event=event).aggregate(
         total=Count("pk"),
-        active=Count("pk", filter=Q(dropped_at__isnull=True)),
-        checked_in=Count("pk", filter=Q(dropped_at__isnull=True, checked_in=True)),
+        active=Count("pk", filter=Q(dropped_at__isnull=True, waitlisted_at__isnull=True)),
+        waitlisted=Count("pk", filter=Q(dropped_at__isnull=True, waitlisted_at__isnull=False)),
+        checked_in=Count(
+            "pk", filter=Q(dropped_at__isnull=True, waitlisted_at__isnull=True, checked_in=True)
+        ),
     )
 
 
@@ -238,6 +236,7 @@ def _row_or_redirect(request: HttpRequest, event: Event, registration: Registrat
     if request.htmx:
         table = RegistrationTable([registration])
         table.event = event
+        table.waitlist_positions = waitlist_positions(event)
         return render(
             request,
             "tournaments/_registration_row.html",
@@ -249,9 +248,13 @@ def _row_or_redirect(request: HttpRequest, event: Event, registration: Registrat
 @require_POST
 @event_staff_required("run")
 def registration_check_in(request: HttpRequest, event: Event, pk: int) -> HttpResponse:
-    registration = services.registration_set_checked_in(
-        registration=_registration(event, pk), checked_in=request.POST.get("checked_in") == "1"
-    )
+    registration = _registration(event, pk)
+    try:
+        registration = services.registration_set_checked_in(
+            registration=registration, checked_in=request.POST.get("checked_in") == "1"
+        )
+    except ActionError as exc:
+        messages.error(request, exc.message)
     return _row_or_redirect(request, event, registration)
 
 

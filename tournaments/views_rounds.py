@@ -32,9 +32,7 @@ def rounds_overview(request: HttpRequest, event: Event) -> HttpResponse:
     """The organizer's desk: where the event stands and the one next action."""
     all_rounds = list(Round.objects.filter(event=event).order_by("number"))
     current = all_rounds[-1] if all_rounds else None
-    pairable = Registration.objects.filter(
-        event=event, checked_in=True, dropped_at__isnull=True, disqualified=False
-    ).count()
+    pairable = Registration.objects.filter(event=event, checked_in=True, disqualified=False).entered().count()
     context = {
         "event": event,
         "rounds": all_rounds,

@@ -3,6 +3,8 @@
 import pytest
 from django.urls import reverse
 
+from judging.catalogue import seed
+from judging.models import Infraction
 from tests.judging.helpers import enter_result, judge, running_event, seat_round, time_up
 from tournaments.selectors import event_standings
 from tournaments.services.rounds import round_close
@@ -31,6 +33,8 @@ def record_penalty(page, live_server, event, name, *, penalty, round_pk):
 
 def test_time_call_and_penalties_on_a_phone(phone_page, live_server):
     page = phone_page
+    # A transactional test run before this one empties every table, the migrated catalogue too.
+    seed(Infraction)
     event, players = running_event(4)
     first = seat_round(event, players)
     enter_result(first.tables.get(), [40, 30, 20, 10])

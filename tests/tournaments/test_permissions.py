@@ -24,6 +24,8 @@ STAFF_URLS = [
     ("tournaments:check_in_all", "post", False, {}, RUN),
     ("tournaments:drop", "post", True, {"reason": "x"}, RUN),
     ("tournaments:undrop", "post", True, {}, RUN),
+    ("tournaments:promote", "post", True, {}, RUN),
+    ("tournaments:checkin_close", "get", False, None, RUN),
     ("tournaments:event_edit", "get", False, None, MANAGE),
     ("tournaments:event_delete", "get", False, None, MANAGE),
     ("tournaments:self_registration", "post", False, {"open": "1"}, MANAGE),

@@ -67,6 +67,7 @@ def test_the_registration_table_is_searchable(organizer_client):
 
 def test_self_registration_only_while_open(client):
     event = make_event(self_registration_open=False)
+    client.force_login(make_user("walkin"))
     url = reverse("tournaments:self_register", kwargs={"slug": event.slug})
     client.post(url, {"name": "Walk In"})
     assert not Registration.objects.filter(event=event).exists()
@@ -79,6 +80,7 @@ def test_self_registration_only_while_open(client):
 def test_self_registration_shows_a_duplicate_as_a_field_error(client):
     event = make_event(self_registration_open=True)
     make_registration(event, "Walk In")
+    client.force_login(make_user("walkin"))
     response = client.post(
         reverse("tournaments:self_register", kwargs={"slug": event.slug}), {"name": "walk in"}
     )

@@ -1,6 +1,25 @@
 """Writes that span models. Each service runs in ``transaction.atomic`` and either does
 the whole thing or raises ``ActionError`` and leaves the data as it was."""
 
+from .entries import (
+    CheckInClose,
+    GuestConfirmation,
+    GuestRequest,
+    account_email,
+    account_player_name,
+    checkin_close,
+    checkin_close_plan,
+    entry_register,
+    entry_withdraw,
+    guest_confirmation_send,
+    guest_entry_confirm,
+    guest_entry_request,
+    guest_token_read,
+    places_left,
+    self_registration_refusal,
+    waitlist_fill,
+    waitlist_promote,
+)
 from .invitations import (
     invitation_accept,
     invitation_problem,
@@ -25,6 +44,23 @@ from .registration import (
 )
 
 __all__ = [
+    "CheckInClose",
+    "GuestConfirmation",
+    "GuestRequest",
+    "account_email",
+    "account_player_name",
+    "checkin_close",
+    "checkin_close_plan",
+    "entry_register",
+    "entry_withdraw",
+    "guest_confirmation_send",
+    "guest_entry_confirm",
+    "guest_entry_request",
+    "guest_token_read",
+    "places_left",
+    "self_registration_refusal",
+    "waitlist_fill",
+    "waitlist_promote",
     "DuplicateEvent",
     "SettingsConflict",
     "event_create",

@@ -175,6 +175,10 @@ def registration_set_checked_in(*, registration: Registration, checked_in: bool)
     """Set (not toggle) the state, so a repeated click does the same thing twice."""
     with transaction.atomic():
         registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        if checked_in and registration.waitlisted:
+            raise ActionError(
+                f"{registration.player} is on the waitlist: give them a place (Promote) before checking in."
+            )
         if registration.checked_in != checked_in:
             registration.checked_in = checked_in
             registration.checked_in_at = timezone.now() if checked_in else None
@@ -185,8 +189,10 @@ def registration_set_checked_in(*, registration: Registration, checked_in: bool)
 def registrations_check_in_all(*, event: Event) -> int:
     """Check in every active player not checked in yet; returns how many."""
     with transaction.atomic():
-        return Registration.objects.filter(event=event, checked_in=False, dropped_at__isnull=True).update(
-            checked_in=True, checked_in_at=timezone.now()
+        return (
+            Registration.objects.filter(event=event, checked_in=False)
+            .entered()
+            .update(checked_in=True, checked_in_at=timezone.now())
         )
 
 
@@ -195,12 +201,19 @@ def registration_drop(
 ) -> Registration:
     """9.030: the player leaves the event; results so far stay, no further pairings."""
     with transaction.atomic():
+        # The event first, as every waitlist change locks it: a freed place is given once.
+        Event.objects.select_for_update().filter(pk=registration.event_id).first()
         registration = Registration.objects.select_for_update().get(pk=registration.pk)
         if registration.dropped_at is None:
             registration.dropped_at = timezone.now()
             registration.dropped_after_round = after_round if after_round is not None else 0
             registration.drop_reason = reason[:200]
             registration.save(update_fields=["dropped_at", "dropped_after_round", "drop_reason"])
+            if not registration.waitlisted:
+                # Before the start, the place goes to the first on the waitlist.
+                from .entries import waitlist_fill
+
+                waitlist_fill(event=registration.event)
     return registration
 
 

@@ -28,9 +28,9 @@ def event_start(*, event: Event, rounds_override: int | None = None) -> Event:
         event = _locked_event(event)
         if event.status != Event.Status.REGISTRATION:
             raise ActionError("This event has already started.")
-        players = Registration.objects.filter(
-            event=event, checked_in=True, dropped_at__isnull=True, disqualified=False
-        ).count()
+        players = (
+            Registration.objects.filter(event=event, checked_in=True, disqualified=False).entered().count()
+        )
         if event.sanctioned and players < SANCTIONED_MINIMUM_PLAYERS:
             raise ActionError(
                 f"A sanctioned event needs at least {SANCTIONED_MINIMUM_PLAYERS} checked-in players to start "
