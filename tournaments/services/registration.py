@@ -127,7 +127,7 @@ def registration_add(
                     player.save(update_fields=["user"])
         try:
             with transaction.atomic():
-                return Registration.objects.create(
+                registration = Registration.objects.create(
                     event=event,
                     player=player,
                     notes=notes,
@@ -136,6 +136,17 @@ def registration_add(
                 )
         except IntegrityError as exc:
             raise ActionError(f"{name} is already registered for this event.") from exc
+        registration.player = _link_verified_owner(player)
+        return registration
+
+
+def _link_verified_owner(player: Player) -> Player:
+    """An email an account has verified links the record to that account, at this event and later ones."""
+    from accounts.services import player_link_verified_owner
+
+    if player.email and player.user_id is None:
+        return player_link_verified_owner(player=player)
+    return player
 
 
 def _next_round_number(event: Event) -> int:
@@ -165,9 +176,11 @@ def roster_import(*, event: Event, text: str) -> list[Registration]:
         created = []
         for row in roster.rows:
             player = _player_for(name=row.name, email=row.email)
-            created.append(
-                Registration.objects.create(event=event, player=player, notes=row.notes, joined_round=joined)
+            registration = Registration.objects.create(
+                event=event, player=player, notes=row.notes, joined_round=joined
             )
+            registration.player = _link_verified_owner(player)
+            created.append(registration)
     return created
 
 
