@@ -11,7 +11,9 @@ from .services.registration_edit import EDIT_FIELDS
 
 class RegistrationEditForm(forms.Form):
     name = forms.CharField(max_length=120)
-    email = forms.EmailField(required=False, help_text="Recognises the same player at later events.")
+    email = forms.EmailField(
+        max_length=254, required=False, help_text="Recognises the same player at later events."
+    )
     notes = forms.CharField(max_length=300, required=False)
     account = forms.CharField(
         label="Account (user name or email)",

@@ -346,3 +346,22 @@ def test_the_desk_prints_one_card_per_unlinked_player(client, event):
     page = client.get(url).content.decode()
     assert page.count('class="card claim-card"') == 2
     assert "Cy Linked" not in page
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        {"name": "x" * 121},
+        {"email": "a" * 250 + "@x.org"},
+        {"notes": "n" * 301},
+        {"account": "a" * 255},
+        {"loaded_name": "x" * 5000},
+    ],
+)
+def test_overlong_or_odd_input_is_refused_without_a_500(client, event, typed):
+    registration = make_registration(event, "Ann Archer")
+    staff_client(client, event)
+    response = client.post(edit_url(registration), form_data(registration, **typed))
+    assert response.status_code in (400, 409)
+    registration.refresh_from_db()
+    assert registration.player.name == "Ann Archer"
