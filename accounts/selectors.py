@@ -100,3 +100,24 @@ def my_events(*, user) -> dict:
     past.reverse()
     staff = EventStaff.objects.filter(user=user).select_related("event").order_by("-event__date")
     return {"upcoming": upcoming, "past": past, "staff_roles": list(staff)}
+
+
+def account_find(text: str):
+    """The account a staff member means by a user name or an email address; None if there is none."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    text = text.strip()
+    if not text:
+        return None
+    User = get_user_model()
+    user = User.objects.filter(username__iexact=text).first()
+    if user is None and "@" in text:
+        address = (
+            EmailAddress.objects.filter(email__iexact=text)
+            .order_by("-verified", "pk")
+            .select_related("user")
+            .first()
+        )
+        user = address.user if address else User.objects.filter(email__iexact=text).order_by("pk").first()
+    return user

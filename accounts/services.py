@@ -42,7 +42,7 @@ def players_link_for_email(*, user, email: str) -> list[Player]:
     Records owned by another account are left alone: two records are never merged or taken over."""
     with transaction.atomic():
         players = list(Player.objects.select_for_update().filter(email__iexact=email, user__isnull=True))
-        short = Player.objects.filter(user=user, public_short_name=True).exists()
+        short = prefers_short_name(user)
         for player in players:
             player.user = user
             player.public_short_name = player.public_short_name or short
@@ -56,6 +56,29 @@ def players_link_for_email(*, user, email: str) -> list[Player]:
                 note="verified email",
             )
     return players
+
+
+def player_link_verified_owner(*, player: Player) -> Player:
+    """Staff added a player with an email an account has verified: the record is that account's (past
+    and future events alike). A record owned already, by anyone, is left as it is."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.user_id is not None or not player.email:
+            return player
+        owner = verified_user_for_email(player.email)
+        if owner is None:
+            return player
+        player.user = owner
+        player.claim_code = ""
+        player.public_short_name = player.public_short_name or prefers_short_name(owner)
+        player.save(update_fields=["user", "claim_code", "public_short_name"])
+        _log(player, action="link", by=None, changes={"account": ["", owner.username]}, note="verified email")
+    return player
+
+
+def prefers_short_name(user) -> bool:
+    """The account chose "Ann A." on public pages (for the records it owns so far)."""
+    return Player.objects.filter(user=user, public_short_name=True).exists()
 
 
 def players_link_verified(*, user) -> list[Player]:
@@ -113,9 +136,7 @@ def player_claim(*, user, code: str) -> Player:
             raise ActionError("This record belongs to another account. Ask the organizer.")
         player.user = user
         player.claim_code = ""
-        player.public_short_name = (
-            player.public_short_name or Player.objects.filter(user=user, public_short_name=True).exists()
-        )
+        player.public_short_name = player.public_short_name or prefers_short_name(user)
         player.save(update_fields=["user", "claim_code", "public_short_name"])
         _log(player, action="claim", by=user, changes={"account": ["", user.username]}, note="claim code")
     return player
@@ -133,7 +154,8 @@ def player_link(*, player: Player, user, by) -> Player:
             )
         player.user = user
         player.claim_code = ""
-        player.save(update_fields=["user", "claim_code"])
+        player.public_short_name = player.public_short_name or prefers_short_name(user)
+        player.save(update_fields=["user", "claim_code", "public_short_name"])
         _log(player, action="link", by=by, changes={"account": ["", user.username]})
     return player
 

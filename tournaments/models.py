@@ -70,6 +70,13 @@ class Player(models.Model):
         """The name public pages show: the full name, or first name and initial if the player chose so."""
         return short_name_for(self.name) if self.public_short_name else self.name
 
+    @property
+    def public_sort_name(self) -> str:
+        """How public lists sorted by last name show the player: "Archer, Ann", or "A., Ann"."""
+        if self.public_short_name:
+            return sort_name_for(short_name_for(self.name))
+        return self.sort_name or self.name
+
 
 def short_name_for(name: str) -> str:
     """ "Ann Marie Smith" -> "Ann S." ; a single name stays as it is."""

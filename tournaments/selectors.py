@@ -81,7 +81,8 @@ class StandingLine:
     # Plain attributes for the standings table: django-tables2 reads them without a render call per cell.
     @property
     def name(self) -> str:
-        return self.registration.player.name
+        """The name the public standings show (the player's privacy choice)."""
+        return self.registration.player.public_name
 
     @property
     def points_text(self) -> str:
@@ -125,16 +126,27 @@ def _standings_key(event: Event, active: list[str], tiebreakers, scoring) -> str
     return f"standings:{event.pk}:{event.results_version}:{event.seed}:{digest}"
 
 
+def names_digest(names) -> str:
+    """A fingerprint of (name, short name chosen) pairs: cached pages that show names key on it, so an
+    edited name or a player's privacy choice reaches them at once."""
+    data = json.dumps(sorted([name, bool(short)] for name, short in names), separators=(",", ":"))
+    return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
 def standings_key(event: Event) -> str:
-    """A key that changes whenever the standings may change; pages cache what they render under it. One query."""
+    """A key that changes whenever the standings, or the names they show, may change; pages cache what
+    they render under it. One query."""
+    rows = list(
+        event.registrations.values_list(
+            "pk", "checked_in", "dropped_at", "disqualified", "player__name", "player__public_short_name"
+        )
+    )
     active = [
-        pid(pk)
-        for pk in event.registrations.filter(
-            checked_in=True, dropped_at__isnull=True, disqualified=False
-        ).values_list("pk", flat=True)
+        pid(pk) for pk, checked_in, dropped_at, dq, *_ in rows if checked_in and dropped_at is None and not dq
     ]
     active.sort(key=int)
-    return _standings_key(event, active, event_tiebreakers(event), event_scoring(event))
+    names = names_digest((name, short) for *_, name, short in rows)
+    return f"{_standings_key(event, active, event_tiebreakers(event), event_scoring(event))}:{names}"
 
 
 def event_standings(event: Event) -> list[StandingLine]:
@@ -147,7 +159,16 @@ def event_standings(event: Event) -> list[StandingLine]:
     # Through the related manager, each registration knows its event without a query per line.
     registrations = list(
         event.registrations.select_related("player")
-        .only("pk", "event", "checked_in", "dropped_at", "disqualified", "player__name", "player__sort_name")
+        .only(
+            "pk",
+            "event",
+            "checked_in",
+            "dropped_at",
+            "disqualified",
+            "player__name",
+            "player__sort_name",
+            "player__public_short_name",
+        )
         .order_by("pk")
     )
     by_id = {pid(r.pk): r for r in registrations}

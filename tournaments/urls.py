@@ -1,6 +1,14 @@
 from django.urls import path
 
-from . import views, views_entries, views_invitations, views_printing, views_public, views_rounds
+from . import (
+    views,
+    views_entries,
+    views_invitations,
+    views_printing,
+    views_public,
+    views_registration,
+    views_rounds,
+)
 
 app_name = "tournaments"
 
@@ -33,6 +41,22 @@ staff = [
     path("e/<slug:slug>/staff/players/bulk/", views.roster_bulk_add, name="roster_bulk_add"),
     path("e/<slug:slug>/staff/players/<int:pk>/check-in/", views.registration_check_in, name="check_in"),
     path("e/<slug:slug>/staff/players/check-in-all/", views.check_in_all, name="check_in_all"),
+    path(
+        "e/<slug:slug>/staff/players/<int:pk>/edit/",
+        views_registration.registration_edit,
+        name="registration_edit",
+    ),
+    path(
+        "e/<slug:slug>/staff/players/<int:pk>/unlink/",
+        views_registration.registration_unlink,
+        name="registration_unlink",
+    ),
+    path(
+        "e/<slug:slug>/staff/players/<int:pk>/claim-code/",
+        views_registration.registration_claim_code,
+        name="registration_claim_code",
+    ),
+    path("e/<slug:slug>/staff/players/claim-codes/", views_registration.claim_codes, name="claim_codes"),
     path("e/<slug:slug>/staff/players/<int:pk>/drop/", views.registration_drop, name="drop"),
     path("e/<slug:slug>/staff/players/<int:pk>/undrop/", views.registration_undrop, name="undrop"),
     path("e/<slug:slug>/staff/players/<int:pk>/promote/", views_entries.promote, name="promote"),

@@ -20,7 +20,7 @@ from django_tables2.export import TableExport
 
 from . import selectors
 from .http import export_format
-from .models import Event, Registration, Round, Table
+from .models import Event, Registration, Round, Seat, Table
 from .names import sort_key
 from .permissions import role_for
 from .services import rounds as round_services
@@ -41,7 +41,7 @@ def _event(slug: str) -> Event:
 
 
 def _alphabetical(tables: list[selectors.TableView]) -> list[tuple[str, int, int]]:
-    rows = [(s.registration.player.sort_name, t.table.number, s.seat) for t in tables for s in t.seats]
+    rows = [(s.registration.player.public_sort_name, t.table.number, s.seat) for t in tables for s in t.seats]
     return sorted(rows, key=lambda row: sort_key(row[0]))
 
 
@@ -51,7 +51,16 @@ def _pairings_context(event: Event, round: Round | None) -> dict:
     if round is None:
         return context
     state = Table.objects.filter(round=round).aggregate(versions=Sum("version"), tables=Count("pk"))
-    key = f"pairings:{round.pk}:{round.paired_at.isoformat()}:{round.status}:{state['tables']}:{state['versions']}"
+    # Names are part of the page: an edited name or a privacy choice renders it again.
+    names = selectors.names_digest(
+        Seat.objects.filter(round=round).values_list(
+            "registration__player__name", "registration__player__public_short_name"
+        )
+    )
+    key = (
+        f"pairings:{round.pk}:{round.paired_at.isoformat()}:{round.status}:{state['tables']}:"
+        f"{state['versions']}:{names}"
+    )
     body = cache.get(key)
     if body is None:
         tables = selectors.round_tables(round)
@@ -111,7 +120,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if table_html is None:
         lines = selectors.event_standings(event)
         if query:
-            lines = [line for line in lines if query.casefold() in line.registration.player.name.casefold()]
+            lines = [
+                line for line in lines if query.casefold() in line.registration.player.public_name.casefold()
+            ]
         table = StandingsTable(lines, event=event)
         RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
         table_html = render_to_string("tournaments/_standings_table.html", {"table": table}, request=request)
@@ -188,7 +199,7 @@ def _round_json(round: Round, tables: list[selectors.TableView] | None = None) -
                 "players": [
                     {
                         "id": s.registration_id,
-                        "name": s.registration.player.name,
+                        "name": s.registration.player.public_name,
                         "seat": s.seat,
                         "vp": s.vp,
                         "super_villains": s.super_villains if t.table.has_result else None,
@@ -214,12 +225,12 @@ def api_event(request: HttpRequest, slug: str) -> JsonResponse:
     data = _event_json(event)
     data["rounds"] = [_round_json(r) for r in Round.objects.filter(event=event).order_by("number")]
     data["players"] = [
-        {"id": r.pk, "name": r.player.name, "dropped": r.dropped, "disqualified": r.disqualified}
+        {"id": r.pk, "name": r.player.public_name, "dropped": r.dropped, "disqualified": r.disqualified}
         for r in Registration.objects.filter(event=event)
         .select_related("player")
         .order_by("player__sort_name")
     ]
-    data["final_ranking"] = [r.player.name for r in round_services.final_ranking(event)]
+    data["final_ranking"] = [r.player.public_name for r in round_services.final_ranking(event)]
     return JsonResponse(data)
 
 
@@ -241,7 +252,7 @@ def api_standings(request: HttpRequest, slug: str) -> JsonResponse:
                 {
                     "rank": line.rank,
                     "id": line.registration.pk,
-                    "player": line.registration.player.name,
+                    "player": line.registration.player.public_name,
                     "points": line.points,
                     "tiebreakers": line.tiebreakers,
                     "games": line.games,

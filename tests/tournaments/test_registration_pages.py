@@ -3,7 +3,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.factories import make_event, make_registration, make_user
-from tournaments.models import Registration
+from tournaments.models import Player, Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -204,3 +204,23 @@ def test_a_drop_from_the_list_shows_its_message_at_once(organizer_client):
     # Shown once: the next page does not repeat it.
     page = organizer_client.get(reverse("tournaments:rounds", kwargs={"slug": event.slug})).content.decode()
     assert "Ann Archer dropped" not in page
+
+
+def test_staff_linking_an_account_reuses_its_own_player_record(organizer_client):
+    account = make_user("AnnArcher")
+    own = Player.objects.create(name="Ann Archer", user=account)
+    event = make_event(organizer=organizer_client.user)
+    url = reverse("tournaments:player_add", kwargs={"slug": event.slug})
+    organizer_client.post(url, {"name": "Ann Archer", "username": "AnnArcher"})
+    assert Registration.objects.get(event=event).player == own
+
+
+def test_staff_cannot_register_an_account_twice_under_another_name(organizer_client):
+    account = make_user("AnnArcher")
+    event = make_event(organizer=organizer_client.user)
+    url = reverse("tournaments:player_add", kwargs={"slug": event.slug})
+    organizer_client.post(url, {"name": "Ann Archer", "username": "AnnArcher"})
+    page = organizer_client.post(url, {"name": "Annie Archer", "username": "AnnArcher"}).content.decode()
+    assert "already registered for this event" in page
+    assert Registration.objects.filter(event=event).count() == 1
+    assert account.players.count() == 1

@@ -99,8 +99,9 @@ def _check_can_register(event: Event) -> None:
 def registration_add(
     *, event: Event, name: str, email: str = "", notes: str = "", self_registered: bool = False, user=None
 ) -> Registration:
-    """Register a player. A logged-in player registering themselves is linked to their account, so they
-    later see their own results and penalties."""
+    """Staff register a player. ``user`` is the account the desk links the player to: its own record (the
+    one with this name, else its newest) is reused, so the person keeps one history. Players registering
+    themselves go through ``entries.entry_register``."""
     name = " ".join(name.split())
     if not name:
         raise ActionError("Enter the player's name.")
@@ -113,21 +114,24 @@ def registration_add(
             if email and other.player.email.casefold() == email.casefold():
                 raise ActionError(f"{email} is already registered for this event (as {other.player.name}).")
         account = user if user is not None and user.is_authenticated else None
-        player = getattr(account, "player", None) if account else None
+        owned = list(account.players.order_by("-created_at", "-pk")) if account else []
+        player = next((p for p in owned if name_key(p.name) == name_key(name)), owned[0] if owned else None)
+        if player is not None and registrations.filter(player=player).exists():
+            raise ActionError(f"The account {account.username} is already registered for this event.")
         if player is None:
-            if self_registered:
-                # Someone typing an email is not proof they own it: a self-registration never takes over
-                # an existing player record; it makes the person's own.
-                player = Player.objects.create(name=name, email=email, user=account)
-            else:
-                # Staff vouch for who the player is: the same email is the same person.
-                player = _player_for(name=name, email=email)
-                if account and player.user_id is None:
-                    player.user = account
-                    player.save(update_fields=["user"])
+            # Staff vouch for who the player is: the same email is the same person.
+            player = _player_for(name=name, email=email)
+            if account and player.user_id is None:
+                player.user = account
+                player.save(update_fields=["user"])
+            elif account and player.user_id != account.pk:
+                raise ActionError(
+                    f"{email} belongs to a player record of another account; leave the account empty or "
+                    "check the email."
+                )
         try:
             with transaction.atomic():
-                return Registration.objects.create(
+                registration = Registration.objects.create(
                     event=event,
                     player=player,
                     notes=notes,
@@ -136,6 +140,17 @@ def registration_add(
                 )
         except IntegrityError as exc:
             raise ActionError(f"{name} is already registered for this event.") from exc
+        registration.player = _link_verified_owner(player)
+        return registration
+
+
+def _link_verified_owner(player: Player) -> Player:
+    """An email an account has verified links the record to that account, at this event and later ones."""
+    from accounts.services import player_link_verified_owner
+
+    if player.email and player.user_id is None:
+        return player_link_verified_owner(player=player)
+    return player
 
 
 def _next_round_number(event: Event) -> int:
@@ -165,9 +180,11 @@ def roster_import(*, event: Event, text: str) -> list[Registration]:
         created = []
         for row in roster.rows:
             player = _player_for(name=row.name, email=row.email)
-            created.append(
-                Registration.objects.create(event=event, player=player, notes=row.notes, joined_round=joined)
+            registration = Registration.objects.create(
+                event=event, player=player, notes=row.notes, joined_round=joined
             )
+            registration.player = _link_verified_owner(player)
+            created.append(registration)
     return created
 
 

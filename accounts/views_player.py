@@ -1,0 +1,86 @@
+"""A player's own pages: claim a record with a code, privacy, and the download of their data."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+
+from tournaments.errors import ActionError
+from tournaments.models import short_name_for
+
+from . import services
+from .export import account_data
+from .forms_player import ClaimForm, PrivacyForm
+
+# Wrong codes one account may type in an hour: enough for typos, too few to guess a code.
+CLAIM_TRIES_PER_HOUR = 20
+
+
+@login_required
+def claim(request: HttpRequest) -> HttpResponse:
+    form = ClaimForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        tries_key = f"claim-tries:{request.user.pk}"
+        if (cache.get(tries_key) or 0) >= CLAIM_TRIES_PER_HOUR:
+            form.add_error(
+                None, "Too many wrong codes in the last hour. Try again later, or ask the organizer."
+            )
+        elif form.is_valid():
+            try:
+                player = services.player_claim(user=request.user, code=form.cleaned_data["code"])
+            except ActionError as exc:
+                cache.add(tries_key, 0, 3600)
+                try:
+                    cache.incr(tries_key)
+                except ValueError:
+                    cache.set(tries_key, 1, 3600)
+                form.add_error("code", exc.message)
+            else:
+                messages.success(request, f"{player.name}'s results are now yours.")
+                return redirect("accounts:my_events")
+        status = 400
+    return render(request, "accounts/claim.html", {"form": form}, status=status)
+
+
+@login_required
+def privacy(request: HttpRequest) -> HttpResponse:
+    players = list(request.user.players.order_by("pk"))
+    if not players:
+        return render(request, "accounts/privacy.html", {"form": None})
+    name = players[0].name
+    short = any(p.public_short_name for p in players)
+    form = PrivacyForm(
+        request.POST or None,
+        initial={"show_as": "short" if short else "full"},
+        full=name,
+        short=short_name_for(name),
+    )
+    if request.method == "POST":
+        if form.is_valid():
+            services.privacy_set(user=request.user, short_name=form.cleaned_data["show_as"] == "short")
+            shown = short_name_for(name) if form.cleaned_data["show_as"] == "short" else name
+            messages.success(request, f"Public pages now show you as {shown}.")
+            return redirect("accounts:privacy")
+        return render(request, "accounts/privacy.html", {"form": form, "players": players}, status=400)
+    return render(request, "accounts/privacy.html", {"form": form, "players": players})
+
+
+@require_GET
+@login_required
+def data_download(request: HttpRequest) -> HttpResponse:
+    data = account_data(user=request.user)
+    response = HttpResponse(
+        json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json; charset=utf-8"
+    )
+    filename = f"dcdb-{slugify(request.user.username) or 'account'}-{timezone.now():%Y-%m-%d}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
