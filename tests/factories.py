@@ -43,3 +43,21 @@ def make_registration(event: Event, name: str | None = None, **fields) -> Regist
 
 def make_players(event: Event, count: int, *, checked_in: bool = True) -> list[Registration]:
     return [make_registration(event, f"Player {i:03d}", checked_in=checked_in) for i in range(1, count + 1)]
+
+
+def event_form_data(event: Event | None = None, **overrides) -> dict:
+    """What the event form posts: a new event's defaults, or ``event``'s settings as loaded (with its version)."""
+    data = {
+        "name": event.name if event else "Sunday Open",
+        "date": "2026-12-05",
+        "round_minutes": 60,
+        "turn_order": "random",
+        "paper_size": "A4",
+        "tiebreaker_1": "super_villains",
+        "tiebreaker_2": "opponents_points_rate",
+        "tiebreaker_3": "vp",
+    }
+    if event is not None:
+        data["version"] = event.settings_version
+    data.update(overrides)
+    return data

@@ -3,21 +3,12 @@
 import pytest
 
 from accounts.models import OrganizerApproval
-from tests.factories import make_user
+from tests.factories import event_form_data, make_user
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 
-EVENT = {
-    "name": "Sunday Open",
-    "date": "2026-12-20",
-    "round_minutes": 60,
-    "turn_order": "random",
-    "paper_size": "A4",
-    "tiebreaker_1": "super_villains",
-    "tiebreaker_2": "opponents_points_rate",
-    "tiebreaker_3": "vp",
-}
+EVENT = event_form_data()
 
 
 def test_an_account_without_a_verified_email_is_told_to_confirm_it(client):

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from tests.accounts.helpers import confirm_email, sign_up
-from tests.factories import make_event, make_registration, make_user
+from tests.factories import event_form_data, make_event, make_registration, make_user
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -88,16 +88,7 @@ def test_a_new_account_creates_an_event_once_confirmed(client):
     confirm_email(client)
     response = client.post(
         "/events/new/",
-        {
-            "name": "Sunday Open",
-            "date": "2026-12-20",
-            "round_minutes": 60,
-            "turn_order": "random",
-            "paper_size": "A4",
-            "tiebreaker_1": "super_villains",
-            "tiebreaker_2": "opponents_points_rate",
-            "tiebreaker_3": "vp",
-        },
+        event_form_data(),
     )
     assert response.status_code == 302, response.content.decode()[:400]
     assert response.url.endswith("/staff/")

@@ -11,7 +11,7 @@ from django.core import mail, signing
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import make_event, make_registration, make_user
+from tests.factories import event_form_data, make_event, make_registration, make_user
 from tests.permissions import RUN, VISITORS, log_in_as, outcome
 from tournaments import services
 from tournaments.models import Event, Player, Registration
@@ -282,17 +282,7 @@ def test_a_guest_link_after_the_deadline_is_refused(client):
 
 
 def settings_data(event, **overrides):
-    data = {
-        "name": event.name,
-        "date": "2026-12-05",
-        "round_minutes": 60,
-        "turn_order": "random",
-        "paper_size": "A4",
-        "tiebreaker_1": "super_villains",
-        "tiebreaker_2": "opponents_points_rate",
-        "tiebreaker_3": "vp",
-        "version": event.settings_version,
-    }
+    data = event_form_data(event)
     data.update(overrides)
     return data
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import my_events
-from tests.factories import make_event, make_registration, make_user
+from tests.factories import event_form_data, make_event, make_registration, make_user
 from tournaments import services
 from tournaments.errors import ActionError
 from tournaments.models import Event, Registration, RegistrationChange
@@ -199,18 +199,7 @@ def test_raising_the_cap_promotes_into_the_new_places(organizer_client):
     event.staff.create(user=organizer_client.user, role="organizer")
     ann, _ = register(event, "ann")
     bob, _ = register(event, "bob")
-    data = {
-        "name": event.name,
-        "date": "2026-12-05",
-        "round_minutes": 60,
-        "turn_order": "random",
-        "paper_size": "A4",
-        "tiebreaker_1": "super_villains",
-        "tiebreaker_2": "opponents_points_rate",
-        "tiebreaker_3": "vp",
-        "player_cap": 4,
-        "version": event.settings_version,
-    }
+    data = event_form_data(event, player_cap=4)
     organizer_client.post(reverse("tournaments:event_edit", kwargs={"slug": event.slug}), data)
     ann.refresh_from_db(), bob.refresh_from_db()
     assert ann.waitlisted_at is None and bob.waitlisted_at is not None
@@ -345,18 +334,7 @@ def test_close_check_in_refuses_when_the_lists_changed_since_the_page_was_opened
 def test_a_cap_below_the_players_with_a_place_is_saved_with_a_warning(organizer_client):
     event = full_event(5)
     event.staff.create(user=organizer_client.user, role="organizer")
-    data = {
-        "name": event.name,
-        "date": "2026-12-05",
-        "round_minutes": 60,
-        "turn_order": "random",
-        "paper_size": "A4",
-        "tiebreaker_1": "super_villains",
-        "tiebreaker_2": "opponents_points_rate",
-        "tiebreaker_3": "vp",
-        "player_cap": 3,
-        "version": event.settings_version,
-    }
+    data = event_form_data(event, player_cap=3)
     url = reverse("tournaments:event_edit", kwargs={"slug": event.slug})
     response = organizer_client.post(url, data, follow=True)
     assert "2 over the cap of 3" in response.content.decode()
