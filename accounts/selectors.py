@@ -51,13 +51,16 @@ def registration_status(registration: Registration, *, final_places: dict[int, i
     if registration.disqualified:
         return "Disqualified"
     if registration.dropped:
-        if registration.event.in_registration:
-            return "Withdrawn"
-        return (
-            f"Dropped after round {registration.dropped_after_round}"
-            if registration.dropped_after_round
-            else "Dropped"
-        )
+        if registration.dropped_after_round:
+            return f"Dropped after round {registration.dropped_after_round}"
+        # Left before playing a game: withdrew (themselves, or the desk for them); else dropped in round 1.
+        played = not registration.event.in_registration and registration.seats.exists()
+        return "Dropped" if played else "Withdrawn"
+    if not registration.event.in_registration:
+        if registration.waitlisted:
+            return "Not playing: still on the waitlist when the event started"
+        if not registration.checked_in:
+            return "Not playing: not checked in when the event started"
     position = waitlist_position(registration)
     if position is not None:
         return f"Waitlisted ({ordinal(position)} in line)"

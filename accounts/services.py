@@ -162,7 +162,7 @@ def player_link(*, player: Player, user, by) -> Player:
 
 def player_unlink(*, player: Player, by, note: str = "") -> Player:
     with transaction.atomic():
-        player = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
+        player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
         if player.user_id is None:
             return player
         was = _account_label(player.user)

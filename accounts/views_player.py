@@ -68,7 +68,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             services.privacy_set(user=request.user, short_name=form.cleaned_data["show_as"] == "short")
             shown = short_name_for(name) if form.cleaned_data["show_as"] == "short" else name
-            messages.success(request, f"Public pages now show you as {shown}.")
+            messages.success(request, f"Public pages now show you as {shown.rstrip('.')}.")
             return redirect("accounts:privacy")
         return render(request, "accounts/privacy.html", {"form": form, "players": players}, status=400)
     return render(request, "accounts/privacy.html", {"form": form, "players": players})

@@ -107,9 +107,11 @@ def _page_again(request: HttpRequest, event: Event, form) -> HttpResponse:
     return event_page(request, event, entry_form=form, status=400)
 
 
-@require_POST
 def self_register(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
+    if request.method != "POST":
+        # A log-in link or a reload that lands here: the form lives on the event page.
+        return redirect(event)
     if not request.user.is_authenticated:
         if not event.self_registration_guests:
             messages.error(request, f"Log in or sign up to register for {event.name}.")

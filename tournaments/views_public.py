@@ -225,7 +225,14 @@ def api_event(request: HttpRequest, slug: str) -> JsonResponse:
     data = _event_json(event)
     data["rounds"] = [_round_json(r) for r in Round.objects.filter(event=event).order_by("number")]
     data["players"] = [
-        {"id": r.pk, "name": r.player.public_name, "dropped": r.dropped, "disqualified": r.disqualified}
+        {
+            "id": r.pk,
+            "name": r.player.public_name,
+            "checked_in": r.checked_in,
+            "waitlisted": r.waitlisted,
+            "dropped": r.dropped,
+            "disqualified": r.disqualified,
+        }
         for r in Registration.objects.filter(event=event)
         .select_related("player")
         .order_by("player__sort_name")

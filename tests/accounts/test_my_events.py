@@ -67,3 +67,26 @@ def test_someone_elses_records_are_not_shown(client):
     own(make_registration(make_event(name="Secret Open"), "Bo Berg"), make_user("bo"))
     client.force_login(make_user("ann"))
     assert "Secret Open" not in client.get("/me/").content.decode()
+
+
+def test_once_the_event_starts_a_waitlisted_or_absent_player_is_told_they_are_not_playing(client):
+    user = make_user("ann")
+    event = make_event(name="Started Open")
+    make_players(event, 8)
+    waiting = own(make_registration(event, "Ann Archer", waitlisted_at=timezone.now()), user)
+    rounds.event_start(event=event)
+    client.force_login(user)
+    page = client.get("/me/").content.decode()
+    assert "Not playing: still on the waitlist when the event started" in page
+    assert "in line" not in page
+    assert waiting.pk
+
+
+def test_a_player_who_withdrew_before_the_start_stays_withdrawn_after_it(client):
+    user = make_user("ann")
+    event = make_event(name="Started Open")
+    make_players(event, 8)
+    own(make_registration(event, "Ann Archer", dropped_at=timezone.now(), dropped_after_round=0), user)
+    rounds.event_start(event=event)
+    client.force_login(user)
+    assert "Withdrawn" in client.get("/me/").content.decode()

@@ -374,3 +374,9 @@ def test_the_guest_link_and_the_register_form_are_public(client, visitor):
     log_in_as(client, visitor, event)
     assert outcome(client.get(confirm_url(event, guest_token(event)))) == "ok"
     assert outcome(client.post(register_url(event), {"name": "Gus Guest", "email": "g@example.net"})) == "ok"
+
+
+def test_opening_the_register_address_itself_leads_to_the_event_page(client):
+    event = make_event(self_registration_open=True)
+    response = client.get(reverse("tournaments:self_register", kwargs={"slug": event.slug}))
+    assert response.status_code == 302 and response.url == event.get_absolute_url()

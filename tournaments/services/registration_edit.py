@@ -52,7 +52,11 @@ def registration_edit(
         registration = (
             Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
         )
-        player = Player.objects.select_for_update().select_related("user").get(pk=registration.player_id)
+        player = (
+            Player.objects.select_for_update(of=("self",))
+            .select_related("user")
+            .get(pk=registration.player_id)
+        )
         current = registration_values(registration, player)
         changed_since = [f for f in EDIT_FIELDS if current[f] != (loaded.get(f) or "")]
         if changed_since:
