@@ -44,6 +44,8 @@ def players_link_for_email(*, user, email: str) -> list[Player]:
         players = list(Player.objects.select_for_update().filter(email__iexact=email, user__isnull=True))
         short = prefers_short_name(user)
         for player in players:
+            if shared_event(player, user) is not None:
+                continue  # two places at one event: staff sort it out (never merged silently)
             player.user = user
             player.public_short_name = player.public_short_name or short
             player.claim_code = ""
@@ -58,6 +60,27 @@ def players_link_for_email(*, user, email: str) -> list[Player]:
     return players
 
 
+def shared_event(player: Player, user) -> Registration | None:
+    """A registration of another record of ``user`` at an event ``player`` is in: linking ``player`` to
+    ``user`` would give one person two places there."""
+    events = Registration.objects.filter(player=player).values("event_id")
+    return (
+        Registration.objects.filter(player__user=user, event_id__in=events)
+        .exclude(player=player)
+        .select_related("event", "player")
+        .first()
+    )
+
+
+def check_no_double_entry(player: Player, user) -> None:
+    clash = shared_event(player, user)
+    if clash is not None:
+        raise ActionError(
+            f"{user.username} is already registered for {clash.event.name} as {clash.player.name}: one "
+            f"person cannot hold two places there. Remove one of the two registrations first."
+        )
+
+
 def player_link_verified_owner(*, player: Player) -> Player:
     """Staff added a player with an email an account has verified: the record is that account's (past
     and future events alike). A record owned already, by anyone, is left as it is."""
@@ -66,8 +89,8 @@ def player_link_verified_owner(*, player: Player) -> Player:
         if player.user_id is not None or not player.email:
             return player
         owner = verified_user_for_email(player.email)
-        if owner is None:
-            return player
+        if owner is None or shared_event(player, owner) is not None:
+            return player  # no owner, or one who already plays these events under another record
         player.user = owner
         player.claim_code = ""
         player.public_short_name = player.public_short_name or prefers_short_name(owner)
@@ -134,6 +157,7 @@ def player_claim(*, user, code: str) -> Player:
             )
         if player.user_id is not None and player.user_id != user.pk:
             raise ActionError("This record belongs to another account. Ask the organizer.")
+        check_no_double_entry(player, user)
         player.user = user
         player.claim_code = ""
         player.public_short_name = player.public_short_name or prefers_short_name(user)
@@ -152,6 +176,7 @@ def player_link(*, player: Player, user, by) -> Player:
             raise ActionError(
                 f"{player.name} is linked to the account {player.user.username}. Unlink it first."
             )
+        check_no_double_entry(player, user)
         player.user = user
         player.claim_code = ""
         player.public_short_name = player.public_short_name or prefers_short_name(user)

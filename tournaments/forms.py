@@ -109,11 +109,26 @@ class EventForm(forms.ModelForm):
             raise forms.ValidationError(str(exc)) from exc
         return spec
 
+    def _check_deadline(self, data: dict) -> None:
+        """A deadline lies before the end of the event's day, and a newly set one is not already past."""
+        deadline, day = data.get("registration_deadline"), data.get("date")
+        if deadline is None:
+            return
+        local = timezone.localtime(deadline)
+        if day is not None and local.date() > day:
+            self.add_error(
+                "registration_deadline",
+                f"The deadline ({local:%d %b %Y %H:%M}) is after the event's day ({day:%d %b %Y}).",
+            )
+        elif deadline != self.instance.registration_deadline and deadline <= timezone.now():
+            self.add_error("registration_deadline", "This deadline has already passed. Pick a later time.")
+
     def clean(self) -> dict:
         data = super().clean()
         order = [data.get(f"tiebreaker_{i}") for i in (1, 2, 3)]
         if all(order) and len(set(order)) != 3:
             raise forms.ValidationError("Each tiebreaker can be used once.")
+        self._check_deadline(data)
         cap = data.get("player_cap")
         if cap is not None and data.get("sanctioned") and cap < SANCTIONED_MINIMUM_PLAYERS:
             self.add_error(

@@ -71,11 +71,17 @@ def staff_invite(request: HttpRequest, event: Event) -> HttpResponse:
         except ActionError as exc:
             form.add_error("email", exc.message)
         else:
-            messages.success(
-                request,
-                f"Invitation sent to {invitation.email} ({invitation.get_role_display().lower()}), "
-                f"valid until {invitation.expires_at:%d %b %Y}.",
-            )
+            role, until = invitation.get_role_display().lower(), f"{invitation.expires_at:%d %b %Y}"
+            if invitation.previous_role is None:
+                text = f"Invitation sent to {invitation.email} ({role}), valid until {until}."
+            elif invitation.previous_role == role:
+                text = f"{invitation.email} was already invited: the same link was sent again, valid until {until}."
+            else:
+                text = (
+                    f"{invitation.email} was already invited as {invitation.previous_role}: now invited as "
+                    f"{role}, and the link was sent again, valid until {until}."
+                )
+            messages.success(request, text)
             return redirect("tournaments:staff", slug=event.slug)
     return staff_page(request, event, invite_form=form, status=400)
 

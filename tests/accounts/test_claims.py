@@ -128,3 +128,43 @@ def test_confirming_an_email_address_links_the_records(client):
     address = EmailAddress.objects.create(user=ann, email="ann@x.org", verified=True)
     email_confirmed.send(sender=EmailAddress, request=None, email_address=address)
     assert Player.objects.get(pk=registration.player_id).user == ann
+
+
+def test_an_account_already_playing_the_event_cannot_claim_a_second_place_there(client):
+    event = make_event()
+    user = make_user("victor")
+    mine = make_registration(event, "Victor Stone")
+    mine.player.user = user
+    mine.player.save()
+    other = make_registration(event, "Hal Jordan")
+    code = services.claim_code_issue(player=other.player)
+    client.force_login(user)
+    page = client.post("/me/claim/", {"code": code}).content.decode()
+    assert "already registered for" in page and "Victor Stone" in page
+    other.player.refresh_from_db()
+    assert other.player.user is None
+
+
+def test_staff_cannot_give_an_account_a_second_place_in_an_event(client):
+    event = make_event()
+    user = make_user("victor")
+    mine = make_registration(event, "Victor Stone")
+    mine.player.user = user
+    mine.player.save()
+    other = make_registration(event, "Hal Jordan")
+    with pytest.raises(ActionError, match="one person cannot hold two places"):
+        services.player_link(player=other.player, user=user, by=None)
+
+
+def test_a_verified_email_does_not_link_a_record_that_would_give_two_places(client):
+    event = make_event()
+    user = make_user("victor")
+    mine = make_registration(event, "Victor Stone")
+    mine.player.user = user
+    mine.player.save()
+    other = make_registration(event, "Vic Stone")
+    other.player.email = "victor@example.org"
+    other.player.save()
+    services.players_link_for_email(user=user, email="victor@example.org")
+    other.player.refresh_from_db()
+    assert other.player.user is None

@@ -399,3 +399,24 @@ def test_the_invitation_page_for_every_visitor(client, visitor, method):
         user = response.wsgi_request.user
         expected = visitor if visitor in (JUDGE, HEAD_JUDGE, ORGANIZER) else JUDGE
         assert staff_role(event, user) == expected
+
+
+def test_an_organizer_invitation_needs_the_invited_address(event, organizer):
+    invitation = invite(event, email="co@example.org", role=ORGANIZER, by=organizer)
+    stranger = make_user("selina")  # selina@example.org
+    with pytest.raises(ActionError, match="accepted by the account with the address co@example.org"):
+        services.invitation_accept(invitation=invitation, user=stranger)
+    assert staff_role(event, stranger) is None
+    owner = make_user("co")  # co@example.org, verified
+    services.invitation_accept(invitation=invitation, user=owner)
+    assert staff_role(event, owner) == ORGANIZER
+
+
+def test_inviting_an_address_again_says_it_was_already_invited(client, event, organizer):
+    client.force_login(organizer)
+    url = reverse("tournaments:staff_invite", kwargs={"slug": event.slug})
+    client.post(url, {"email": "jo@example.org", "role": JUDGE})
+    page = client.post(url, {"email": "jo@example.org", "role": JUDGE}, follow=True).content.decode()
+    assert "was already invited: the same link was sent again" in page
+    page = client.post(url, {"email": "jo@example.org", "role": HEAD_JUDGE}, follow=True).content.decode()
+    assert "was already invited as judge: now invited as head judge" in page

@@ -365,3 +365,25 @@ def test_overlong_or_odd_input_is_refused_without_a_500(client, event, typed):
     assert response.status_code in (400, 409)
     registration.refresh_from_db()
     assert registration.player.name == "Ann Archer"
+
+
+def test_linking_an_account_that_already_plays_the_event_is_refused(client):
+    from tests.factories import add_staff
+    from tournaments.models import EventStaff
+
+    event = make_event()
+    organizer = make_user("olga")
+    add_staff(event, organizer, EventStaff.Role.ORGANIZER)
+    victor = make_user("victor")
+    mine = make_registration(event, "Victor Stone")
+    mine.player.user = victor
+    mine.player.save()
+    other = make_registration(event, "Hal Jordan")
+    client.force_login(organizer)
+    url = reverse("tournaments:registration_edit", kwargs={"slug": event.slug, "pk": other.pk})
+    form = client.get(url).context["form"]
+    data = {**{k: v for k, v in form.initial.items() if v is not None}, "account": "victor@example.org"}
+    page = client.post(url, data).content.decode()
+    assert "one person cannot hold two places" in page
+    other.player.refresh_from_db()
+    assert other.player.user is None

@@ -380,3 +380,18 @@ def test_opening_the_register_address_itself_leads_to_the_event_page(client):
     event = make_event(self_registration_open=True)
     response = client.get(reverse("tournaments:self_register", kwargs={"slug": event.slug}))
     assert response.status_code == 302 and response.url == event.get_absolute_url()
+
+
+def test_a_deadline_after_the_event_day_or_already_past_is_a_field_error(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    url = reverse("tournaments:event_edit", kwargs={"slug": event.slug})
+    page = organizer_client.post(
+        url, event_form_data(event, registration_deadline="2026-12-20T10:00")
+    ).content.decode()
+    assert "is after the event&#x27;s day" in page or "is after the event's day" in page
+    page = organizer_client.post(
+        url, event_form_data(event, registration_deadline="2020-01-01T10:00")
+    ).content.decode()
+    assert "already passed" in page
+    event.refresh_from_db()
+    assert event.registration_deadline is None

@@ -319,6 +319,19 @@ def test_close_check_in_moves_no_shows_behind_the_waitlist_and_fills_their_place
     assert absent.dropped_at is None  # nobody is dropped: they can be promoted again
 
 
+def test_closing_check_in_again_keeps_the_players_it_just_promoted(organizer_client):
+    event = capped_event(3)
+    event.staff.create(user=organizer_client.user, role="organizer")
+    make_registration(event, "Here One", checked_in=True)
+    make_registration(event, "Here Two", checked_in=True)
+    make_registration(event, "Absent Abe")
+    ann, _ = register(event, "ann")
+    services.checkin_close(event=event)
+    assert services.checkin_close_plan(event).no_shows == []
+    ann.refresh_from_db()
+    assert ann.waitlisted_at is None
+
+
 def test_close_check_in_refuses_when_the_lists_changed_since_the_page_was_opened(organizer_client):
     event = capped_event(3)
     event.staff.create(user=organizer_client.user, role="organizer")

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 GUEST_SALT = "tournaments.guest-registration"
 WITHDRAW_REASON = "Withdrew before the event"
 NO_SHOW_NOTE = "Did not check in before check-in closed"
+CLOSE_PROMOTE_NOTE = "Check-in closed: took an empty place"
 
 
 # --- reading the cap --------------------------------------------------------------------------
@@ -418,7 +419,13 @@ def checkin_close_plan(event: Event) -> CheckInClose:
     if event.player_cap is None:
         return CheckInClose(no_shows=[], promoted=[])
     entered = list(Registration.objects.filter(event=event).entered().select_related("player"))
-    no_shows = [r for r in entered if not r.checked_in]
+    # Players who took a place when check-in closed had no time to check in: closing again keeps them.
+    just_in = set(
+        RegistrationChange.objects.filter(
+            registration__event=event, action="promote", note=CLOSE_PROMOTE_NOTE
+        ).values_list("registration_id", flat=True)
+    )
+    no_shows = [r for r in entered if not r.checked_in and r.pk not in just_in]
     waitlist = list(Registration.objects.filter(event=event).waitlist().select_related("player"))
     staying = len(entered) - len(no_shows)
     free = min(max(event.player_cap - staying, 0), len(waitlist))
@@ -439,7 +446,7 @@ def checkin_close(*, event: Event, user=None) -> CheckInClose:
                 "Nothing to do: every player with a place has checked in and no place is empty."
             )
         for registration in plan.promoted:
-            _promote(registration, user=user, note="Check-in closed: took an empty place")
+            _promote(registration, user=user, note=CLOSE_PROMOTE_NOTE)
         # After the promotions, so the no-shows queue behind everyone already waiting.
         now = timezone.now()
         for offset, registration in enumerate(plan.no_shows):

@@ -102,6 +102,7 @@ def invitation_send(
             .filter(event=event, email__iexact=email, accepted_at__isnull=True, revoked_at__isnull=True)
             .first()
         )
+        previous_role = invitation.get_role_display().lower() if invitation is not None else None
         if invitation is None:
             invitation = StaffInvitation(event=event, email=email, token=secrets.token_urlsafe(32))
         invitation.role = role
@@ -110,6 +111,8 @@ def invitation_send(
         invitation.expires_at = now + timedelta(days=settings.INVITATION_DAYS)
         invitation.save()
         _send(invitation, build_url)
+    # For the page's message: None for a new invitation, else the role it had (an address invited again).
+    invitation.previous_role = previous_role
     return invitation
 
 
@@ -172,6 +175,12 @@ def invitation_problem(invitation: StaffInvitation, user=None) -> str | None:
     return None
 
 
+def _owns_address(user, email: str) -> bool:
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists()
+
+
 def invitation_accept(*, invitation: StaffInvitation, user) -> EventStaff:
     """Put ``user`` on the event's staff with the invited role (a higher role they already hold stays)."""
     with transaction.atomic():
@@ -187,6 +196,13 @@ def invitation_accept(*, invitation: StaffInvitation, user) -> EventStaff:
                     "Ask the organizer if you should be."
                 )
             return staff
+        if invitation.role == EventStaff.Role.ORGANIZER and not _owns_address(user, invitation.email):
+            # An organizer changes the settings and the staff: a forwarded email must not be enough.
+            raise ActionError(
+                f"An organizer invitation is accepted by the account with the address {invitation.email}. "
+                "Log in with that account, or add and confirm the address under My events → Email, then "
+                "open the link again."
+            )
         staff, created = EventStaff.objects.select_for_update().get_or_create(
             event=invitation.event, user=user, defaults={"role": invitation.role}
         )

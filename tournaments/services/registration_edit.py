@@ -78,6 +78,9 @@ def registration_edit(
             player.email = email
         if "account" in changes:
             if account is not None:
+                from accounts.services import check_no_double_entry
+
+                check_no_double_entry(player, account)
                 player.public_short_name = Player.objects.filter(
                     user=account, public_short_name=True
                 ).exists()
