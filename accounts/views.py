@@ -10,6 +10,8 @@ from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from tournaments.http import posted_id
+
 from . import selectors, services
 from .forms import OrganizerRequestForm
 from .models import OrganizerApproval
@@ -50,8 +52,7 @@ def organizer_approvals(request: HttpRequest) -> HttpResponse:
     if not _site_admin(request.user):
         raise PermissionDenied("Only site administrators approve organizers.")
     if request.method == "POST":
-        wanted = request.POST.get("approval", "")
-        approval = get_object_or_404(OrganizerApproval, pk=int(wanted) if wanted.isdigit() else 0)
+        approval = get_object_or_404(OrganizerApproval, pk=posted_id(request.POST.get("approval")) or 0)
         approve = request.POST.get("decision") == "approve"
         services.organizer_decide(approval=approval, by=request.user, approve=approve)
         verb = "may now create events" if approve else "was declined"

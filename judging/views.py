@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import ActionError
-from tournaments.http import safe_next
+from tournaments.http import posted_id, safe_next
 from tournaments.models import Event, Player, Registration, Round, Table
 from tournaments.permissions import can, event_staff_required
 
@@ -92,11 +92,9 @@ def clock_json(request: HttpRequest, slug: str) -> JsonResponse:
     if round is None:
         return JsonResponse({"round": None})
     data = selectors.round_clock(round=round).as_json()
-    table_number = request.GET.get("table")
-    if table_number and table_number.isdigit():
-        table = (
-            Table.objects.filter(round=round, number=int(table_number)).select_related("round__event").first()
-        )
+    table_number = posted_id(request.GET.get("table"))
+    if table_number is not None:
+        table = Table.objects.filter(round=round, number=table_number).select_related("round__event").first()
         if table is not None:
             state = selectors.table_clock(table=table)
             data.update(remaining=state.remaining, text=state.remaining_text, status=state.status)
@@ -298,13 +296,15 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
     table_number = (request.POST.get("table") if form.is_bound else "") or request.GET.get("table") or ""
     query = request.POST.get("q", "").strip() if form.is_bound else ""
     choices = []
-    if table_number.isdigit():
-        choices = selectors.player_choices(event=event, table_number=int(table_number))
+    if posted_id(table_number) is not None:
+        choices = selectors.player_choices(event=event, table_number=posted_id(table_number))
     elif query:
         choices = selectors.player_choices(event=event, query=query)
     selected = form.data.get("registration") if form.is_bound else None
     if selected and not any(str(c.registration.pk) == selected for c in choices):
-        registration = Registration.objects.filter(event=event, pk=selected).select_related("player").first()
+        registration = (
+            Registration.objects.filter(event=event, pk=posted_id(selected)).select_related("player").first()
+        )
         if registration:
             choices.insert(0, selectors.PlayerChoice(registration, None, None))
     round = selectors.staff_round(event=event)
@@ -332,30 +332,27 @@ def penalty_players(request: HttpRequest, event: Event) -> HttpResponse:
     """The player picker: by name, or everyone at one table of the current round."""
     table_number = request.GET.get("table", "")
     query = request.GET.get("q", "").strip()
-    choices = selectors.player_choices(
-        event=event, query=query, table_number=int(table_number) if table_number.isdigit() else None
-    )
-    context = {"choices": choices, "selected": "", "query": "" if table_number.isdigit() else query}
+    number = posted_id(table_number)
+    choices = selectors.player_choices(event=event, query=query, table_number=number)
+    context = {"choices": choices, "selected": "", "query": "" if number is not None else query}
     return render(request, "judging/_player_choices.html", context)
 
 
 @event_staff_required("run")
 def penalty_advice(request: HttpRequest, event: Event) -> HttpResponse:
     """Earlier penalties of the chosen player in this event, and the flags for the chosen infraction."""
-    reg_id = request.GET.get("registration", "")
+    reg_id = posted_id(request.GET.get("registration"))
     registration = None
-    if reg_id.isdigit():
-        registration = (
-            Registration.objects.filter(event=event, pk=int(reg_id)).select_related("player").first()
-        )
-    infraction_id = request.GET.get("infraction", "")
+    if reg_id is not None:
+        registration = Registration.objects.filter(event=event, pk=reg_id).select_related("player").first()
+    infraction_id = posted_id(request.GET.get("infraction"))
     infraction = None
-    if infraction_id.isdigit():
+    if infraction_id is not None:
         infraction = next(
             (
                 line.infraction
                 for line in selectors.event_catalogue(event=event)
-                if line.infraction.pk == int(infraction_id)
+                if line.infraction.pk == infraction_id
             ),
             None,
         )

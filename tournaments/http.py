@@ -26,3 +26,12 @@ def export_format(request: HttpRequest) -> str | None:
     """The download a list page was asked for with ``?_export=``, if it offers that format."""
     wanted = request.GET.get("_export", "")
     return wanted if wanted in EXPORT_FORMATS else None
+
+
+def posted_id(value: str | None) -> int | None:
+    """A database id typed into a form or a query string, or None for anything else. ``str.isdigit`` is
+    not enough: it accepts "²" and other digits ``int()`` refuses, and any length (past a bigint)."""
+    value = (value or "").strip()
+    if value.isascii() and value.isdecimal() and len(value) <= 18:
+        return int(value)
+    return None

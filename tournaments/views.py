@@ -21,7 +21,7 @@ from accounts.views import organizer_needed
 from . import services
 from .errors import ActionError
 from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, StaffForm
-from .http import export_format
+from .http import export_format, posted_id
 from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
 from .selectors import waitlist_positions
@@ -315,8 +315,8 @@ def staff_manage(request: HttpRequest, event: Event) -> HttpResponse:
     form = StaffForm(request.POST or None)
     if request.method == "POST":
         if "remove" in request.POST:
-            pk = request.POST["remove"]
-            staff = EventStaff.objects.filter(event=event, pk=pk).first() if pk.isdigit() else None
+            pk = posted_id(request.POST["remove"])
+            staff = EventStaff.objects.filter(event=event, pk=pk).first() if pk is not None else None
             if staff is None:
                 messages.error(request, "That person is not on this event's staff any more.")
                 return redirect("tournaments:staff", slug=event.slug)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from . import selectors
 from .errors import ActionError
 from .forms_results import OverrideForm, SeatResultForm, initial_for
-from .http import safe_next
+from .http import posted_id, safe_next
 from .models import Event, Registration, ResultChange, Round, Seat, Table
 from .permissions import can, event_staff_required
 from .services import results, rounds
@@ -164,10 +164,8 @@ def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpRespons
 @event_staff_required("run")
 def seats_swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     round = _round(event, number)
-    picked = [request.POST.get("first", ""), request.POST.get("second", "")]
-    seats = {
-        s.pk: s for s in Seat.objects.filter(round=round, pk__in=[int(p) for p in picked if p.isdigit()])
-    }
+    picked = [posted_id(request.POST.get(name)) for name in ("first", "second")]
+    seats = {s.pk: s for s in Seat.objects.filter(round=round, pk__in=[p for p in picked if p is not None])}
     if len(seats) != 2:
         messages.error(request, "Choose two different players of this round to swap.")
         return _back(event, number)
@@ -340,9 +338,9 @@ def _recent_answer(request: HttpRequest, seats: list[Seat]) -> list[int] | None:
     Two players given the same number are refused rather than ordered by accident."""
     ranked = []
     for seat in seats:
-        value = request.POST.get(f"recent_{seat.registration_id}", "").strip()
-        if value.isdigit():
-            ranked.append((int(value), seat.registration_id))
+        value = posted_id(request.POST.get(f"recent_{seat.registration_id}"))
+        if value is not None:
+            ranked.append((value, seat.registration_id))
     numbers = [n for n, _ in ranked]
     if len(set(numbers)) != len(numbers):
         raise BadTieAnswer("Give each tied player a different number: 1 for the most recent, then 2, …")
