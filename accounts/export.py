@@ -11,9 +11,9 @@ from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from judging.models import Penalty
-from tournaments.models import Event, EventStaff, Player, Registration, Seat, StaffInvitation
+from tournaments.models import EventStaff, Player, Registration, Seat, StaffInvitation
 
-from .selectors import _final_places, registration_status
+from .selectors import StatusFacts, registration_status, status_facts
 
 
 def _when(value) -> str | None:
@@ -43,11 +43,7 @@ def account_data(*, user) -> dict:
         .order_by("recorded_at")
     ):
         penalties[penalty.registration_id].append(penalty)
-    places = {
-        event.pk: _final_places(event)
-        for event in {r.event for r in registrations}
-        if event.status == Event.Status.FINISHED
-    }
+    facts = status_facts(registrations)
     by_player: dict[int, list[Registration]] = defaultdict(list)
     for registration in registrations:
         by_player[registration.player_id].append(registration)
@@ -68,8 +64,7 @@ def account_data(*, user) -> dict:
                 "public_name": player.public_name,
                 "public_short_name": player.public_short_name,
                 "events": [
-                    _registration_data(r, seats[r.pk], penalties[r.pk], places.get(r.event_id))
-                    for r in by_player[player.pk]
+                    _registration_data(r, seats[r.pk], penalties[r.pk], facts) for r in by_player[player.pk]
                 ],
             }
             for player in players
@@ -94,7 +89,7 @@ def account_data(*, user) -> dict:
 
 
 def _registration_data(
-    registration: Registration, seats: list[Seat], penalties: list[Penalty], places: dict | None
+    registration: Registration, seats: list[Seat], penalties: list[Penalty], facts: StatusFacts
 ) -> dict:
     event = registration.event
     return {
@@ -102,7 +97,7 @@ def _registration_data(
         "event_slug": event.slug,
         "date": _when(event.date),
         "venue": event.venue,
-        "status": registration_status(registration, final_places=places),
+        "status": registration_status(registration, facts),
         "registered_at": _when(registration.created_at),
         "checked_in": registration.checked_in,
         "dropped_after_round": registration.dropped_after_round if registration.dropped else None,

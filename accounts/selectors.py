@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import Q
 from django.urls import reverse
 
 from tournaments.models import Event, EventStaff, Registration, Round, Seat
+from tournaments.selectors import waitlist_positions_for
 
 
 @dataclass
@@ -29,45 +29,54 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def waitlist_position(registration: Registration) -> int | None:
-    """1 for the first on the waitlist; None when the player has a place."""
-    if registration.waitlisted_at is None or registration.dropped_at is not None:
-        return None
-    ahead = Registration.objects.filter(event_id=registration.event_id).waitlist()
-    ahead = ahead.filter(
-        Q(waitlisted_at__lt=registration.waitlisted_at)
-        | Q(waitlisted_at=registration.waitlisted_at, pk__lt=registration.pk)
-    )
-    return ahead.count() + 1
+@dataclass
+class StatusFacts:
+    """What the status words of a list of registrations need, read once for the whole list."""
+
+    waitlist_positions: dict[int, int] = field(default_factory=dict)  # registration id -> place in line
+    played: set[int] = field(default_factory=set)  # registration ids ever seated
+    final_places: dict[int, int] = field(default_factory=dict)  # registration id -> final place
 
 
-def _final_places(event: Event) -> dict[int, int]:
+def status_facts(registrations: list[Registration]) -> StatusFacts:
+    """Two queries, plus one final ranking per finished event among them."""
     from tournaments.services.rounds import final_ranking
 
-    return {r.pk: i for i, r in enumerate(final_ranking(event), start=1)}
+    events = {r.event_id: r.event for r in registrations}
+    waiting = [e for e in events if any(r.event_id == e and r.waitlisted for r in registrations)]
+    facts = StatusFacts(
+        waitlist_positions=waitlist_positions_for(waiting),
+        played=set(
+            Seat.objects.filter(registration__in=registrations).values_list("registration_id", flat=True)
+        ),
+    )
+    for event in events.values():
+        if event.status == Event.Status.FINISHED:
+            facts.final_places.update({r.pk: i for i, r in enumerate(final_ranking(event), start=1)})
+    return facts
 
 
-def registration_status(registration: Registration, *, final_places: dict[int, int] | None = None) -> str:
+def registration_status(registration: Registration, facts: StatusFacts) -> str:
+    """The registration in a player's words: "Waitlisted (2nd in line)", "Checked in", "3rd place" ..."""
+    event = registration.event
     if registration.disqualified:
         return "Disqualified"
     if registration.dropped:
         if registration.dropped_after_round:
             return f"Dropped after round {registration.dropped_after_round}"
         # Left before playing a game: withdrew (themselves, or the desk for them); else dropped in round 1.
-        played = not registration.event.in_registration and registration.seats.exists()
-        return "Dropped" if played else "Withdrawn"
-    if not registration.event.in_registration:
+        return "Dropped" if registration.pk in facts.played else "Withdrawn"
+    if not event.in_registration:
         if registration.waitlisted:
             return "Not playing: still on the waitlist when the event started"
         if not registration.checked_in:
             return "Not playing: not checked in when the event started"
-    position = waitlist_position(registration)
+    position = facts.waitlist_positions.get(registration.pk)
     if position is not None:
         return f"Waitlisted ({ordinal(position)} in line)"
-    if registration.event.status == Event.Status.FINISHED and final_places is not None:
-        place = final_places.get(registration.pk)
-        if place:
-            return f"{ordinal(place)} place"
+    place = facts.final_places.get(registration.pk)
+    if event.status == Event.Status.FINISHED and place:
+        return f"{ordinal(place)} place"
     if registration.checked_in:
         return "Checked in"
     return "Registered"
@@ -87,11 +96,11 @@ def my_events(*, user) -> dict:
             registration__in=registrations, round__status=Round.Status.PAIRED
         ).select_related("table", "round")
     }
+    facts = status_facts(registrations)
     upcoming, past = [], []
     for registration in registrations:
         event = registration.event
-        places = _final_places(event) if event.status == Event.Status.FINISHED else None
-        entry = MyEntry(registration, registration_status(registration, final_places=places))
+        entry = MyEntry(registration, registration_status(registration, facts))
         seat = live_seats.get(registration.pk)
         if seat is not None and not registration.dropped:
             entry.table_url = reverse(

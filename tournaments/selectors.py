@@ -261,5 +261,16 @@ def player_rounds(event: Event, registration: Registration) -> list[dict]:
 
 def waitlist_positions(event: Event) -> dict[int, int]:
     """Registration id -> place on the event's waitlist (1 is next in line), in one query."""
-    ids = Registration.objects.filter(event=event).waitlist().values_list("pk", flat=True)
-    return {pk: position for position, pk in enumerate(ids, start=1)}
+    return waitlist_positions_for([event.pk])
+
+
+def waitlist_positions_for(event_ids) -> dict[int, int]:
+    """The same for several events at once (a player's events), in one query."""
+    positions: dict[int, int] = {}
+    counted: dict[int, int] = defaultdict(int)
+    for pk, event_id in (
+        Registration.objects.filter(event_id__in=list(event_ids)).waitlist().values_list("pk", "event_id")
+    ):
+        counted[event_id] += 1
+        positions[pk] = counted[event_id]
+    return positions

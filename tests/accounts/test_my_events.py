@@ -1,6 +1,8 @@
 """My events: a player's upcoming and past events with their status, and their table while a round runs."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests.factories import add_staff, make_event, make_players, make_registration, make_user
@@ -90,3 +92,24 @@ def test_a_player_who_withdrew_before_the_start_stays_withdrawn_after_it(client)
     rounds.event_start(event=event)
     client.force_login(user)
     assert "Withdrawn" in client.get("/me/").content.decode()
+
+
+def _waitlisted_in(count: int, user) -> None:
+    for i in range(count):
+        event = make_event(name=f"Capped {i}", player_cap=3, sanctioned=False)
+        make_players(event, 3, checked_in=False)
+        own(make_registration(event, "Ann Archer", waitlisted_at=timezone.now()), user)
+        own(make_registration(make_event(name=f"Left {i}"), "Ann Archer", dropped_at=timezone.now()), user)
+
+
+def test_my_events_reads_a_fixed_number_of_queries_however_many_events(client, django_assert_max_num_queries):
+    user = make_user("ann")
+    client.force_login(user)
+    _waitlisted_in(2, user)
+    with CaptureQueriesContext(connection) as few:
+        client.get("/me/")
+    _waitlisted_in(8, user)
+    with django_assert_max_num_queries(len(few)):
+        page = client.get("/me/").content.decode()
+    assert page.count("Waitlisted (1st in line)") == 10
+    assert page.count("Withdrawn") == 10
