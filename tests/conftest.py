@@ -21,6 +21,9 @@ import pytest
 # in a thread with a running loop unless told it is fine (it is: tests are single-threaded).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+# The concurrency harness's fixtures (run_scenario, sqlite_file) for every test module.
+pytest_plugins = ["tests.concurrency"]
+
 IN_CI = os.getenv("CI", "").lower() == "true"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.getenv("CHROMIUM", "/usr/bin/chromium")

@@ -130,12 +130,15 @@ def test_confirming_an_email_address_links_the_records(client):
     assert Player.objects.get(pk=registration.player_id).user == ann
 
 
+def event_victor_plays():
+    """An event the account "victor" is registered for, as Victor Stone."""
+    event, user = make_event(), make_user("victor")
+    Player.objects.filter(pk=make_registration(event, "Victor Stone").player_id).update(user=user)
+    return event, user
+
+
 def test_an_account_already_playing_the_event_cannot_claim_a_second_place_there(client):
-    event = make_event()
-    user = make_user("victor")
-    mine = make_registration(event, "Victor Stone")
-    mine.player.user = user
-    mine.player.save()
+    event, user = event_victor_plays()
     other = make_registration(event, "Hal Jordan")
     code = services.claim_code_issue(player=other.player)
     client.force_login(user)
@@ -146,22 +149,14 @@ def test_an_account_already_playing_the_event_cannot_claim_a_second_place_there(
 
 
 def test_staff_cannot_give_an_account_a_second_place_in_an_event(client):
-    event = make_event()
-    user = make_user("victor")
-    mine = make_registration(event, "Victor Stone")
-    mine.player.user = user
-    mine.player.save()
+    event, user = event_victor_plays()
     other = make_registration(event, "Hal Jordan")
     with pytest.raises(ActionError, match="one person cannot hold two places"):
         services.player_link(player=other.player, user=user, by=None)
 
 
 def test_a_verified_email_does_not_link_a_record_that_would_give_two_places(client):
-    event = make_event()
-    user = make_user("victor")
-    mine = make_registration(event, "Victor Stone")
-    mine.player.user = user
-    mine.player.save()
+    event, user = event_victor_plays()
     other = make_registration(event, "Vic Stone")
     other.player.email = "victor@example.org"
     other.player.save()
