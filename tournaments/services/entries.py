@@ -27,6 +27,7 @@ from django.utils.formats import date_format
 from ..errors import ActionError
 from ..models import Event, Player, Registration, RegistrationChange
 from ..roster import name_key
+from .registration import next_round_number
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +60,6 @@ def _log(registration: Registration, *, action: str, user=None, note: str = "", 
     RegistrationChange.objects.create(
         registration=registration, user=account, action=action, note=note[:300], changes=changes or {}
     )
-
-
-def _next_round_number(event: Event) -> int:
-    last = event.rounds.order_by("-number").values_list("number", flat=True).first()
-    return (last or 0) + 1
 
 
 # --- self-registration ------------------------------------------------------------------------
@@ -116,7 +112,7 @@ def _enter(event: Event, player: Player, *, user, self_registered: bool = True) 
                 event=event,
                 player=player,
                 self_registered=self_registered,
-                joined_round=_next_round_number(event),
+                joined_round=next_round_number(event),
                 waitlisted_at=now if full else None,
             )
     except IntegrityError as exc:
@@ -370,7 +366,7 @@ def waitlist_promote(*, registration: Registration, user=None) -> Registration:
             raise ActionError("The Swiss rounds are over: nobody can join now.")
         if not event.in_registration:
             # A late entry: they join at the next round and score 0 in the rounds they missed.
-            registration.joined_round = _next_round_number(event)
+            registration.joined_round = next_round_number(event)
         _promote(registration, user=user, note="Promoted by the organizer")
     return registration
 

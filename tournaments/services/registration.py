@@ -136,7 +136,7 @@ def registration_add(
                     player=player,
                     notes=notes,
                     self_registered=self_registered,
-                    joined_round=_next_round_number(event),
+                    joined_round=next_round_number(event),
                 )
         except IntegrityError as exc:
             raise ActionError(f"{name} is already registered for this event.") from exc
@@ -153,7 +153,7 @@ def _link_verified_owner(player: Player) -> Player:
     return player
 
 
-def _next_round_number(event: Event) -> int:
+def next_round_number(event: Event) -> int:
     """A player added after the event started joins at the next round (a late entry)."""
     last = event.rounds.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
@@ -176,7 +176,7 @@ def roster_import(*, event: Event, text: str) -> list[Registration]:
             raise ActionError(
                 f"Nothing was imported: {bad} problem(s) in the list. Fix them and preview again."
             )
-        joined = _next_round_number(event)
+        joined = next_round_number(event)
         created = []
         for row in roster.rows:
             player = _player_for(name=row.name, email=row.email)
