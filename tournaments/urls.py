@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import (
     views,
@@ -9,6 +9,9 @@ from . import (
     views_registration,
     views_rounds,
 )
+from .http import TokenConverter
+
+register_converter(TokenConverter, "token")
 
 app_name = "tournaments"
 
@@ -17,12 +20,12 @@ public = [
     path("e/<slug:slug>/", views.event_detail, name="event_detail"),
     path("e/<slug:slug>/live/", views_public.event_live, name="event_live"),
     path("e/<slug:slug>/register/", views_entries.self_register, name="self_register"),
-    path("e/<slug:slug>/register/confirm/<str:token>/", views_entries.guest_confirm, name="guest_confirm"),
+    path("e/<slug:slug>/register/confirm/<token:token>/", views_entries.guest_confirm, name="guest_confirm"),
     path("e/<slug:slug>/withdraw/", views_entries.withdraw, name="withdraw"),
     path("e/<slug:slug>/rounds/<int:number>/", views_public.pairings, name="pairings"),
     path("e/<slug:slug>/standings/", views_public.standings, name="standings"),
     path("e/<slug:slug>/players/<int:pk>/", views_public.player, name="player"),
-    path("invitations/<str:token>/", views_invitations.invitation, name="invitation"),
+    path("invitations/<token:token>/", views_invitations.invitation, name="invitation"),
 ]
 
 api = [

@@ -161,3 +161,17 @@ def test_hostile_ids_in_the_judges_pickers_and_the_swap_are_not_a_500(client, wo
     assert response.status_code < 500
     response = client.post(f"/judging/e/{slug}/staff/penalties/new/", {"registration": value, "table": value})
     assert response.status_code < 500
+
+
+@pytest.mark.parametrize("value", ["a\x00b", "x" * 10_000, "²"])
+def test_hostile_search_boxes_are_not_a_500(client, world, value):
+    slug = world["event"].slug
+    log_in(client, world, "organizer")
+    for url in (
+        f"/e/{slug}/staff/",
+        f"/e/{slug}/standings/",
+        f"/judging/e/{slug}/staff/penalties/players/",
+        "/rulings/",
+        "/",
+    ):
+        assert client.get(url, {"q": value}).status_code < 500, url
