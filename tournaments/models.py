@@ -3,6 +3,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -135,6 +136,16 @@ class Event(models.Model):
     )
     paper_size = models.CharField(max_length=10, choices=PaperSize.choices, default=PaperSize.A4)
     publish_penalties = models.BooleanField(default=False, help_text="Show penalties on the public pages.")
+    player_reporting = models.BooleanField(
+        default=True,
+        help_text="Players report their table's match slip from their phones and the others confirm it. "
+        "Off: only staff enter results.",
+    )
+    confirm_minutes = models.PositiveSmallIntegerField(
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(120)],
+        help_text="Minutes the other players have to confirm a reported slip before the table needs a judge.",
+    )
     # Points per placement by table size, e.g. {"4": [5, 3, 2, 2], "3": [5, 3, 2]}; empty: classic.
     scoring = models.JSONField(default=dict, blank=True)
     # Standings tiebreakers after points, in order; empty: the default order.
@@ -345,6 +356,8 @@ class Round(models.Model):
     # Re-pairing the same round draws again with the next attempt number.
     attempt = models.PositiveSmallIntegerField(default=0)
     paired_at = models.DateTimeField(default=timezone.now)
+    # A paired round is a draft only staff see until it is published.
+    published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -364,6 +377,10 @@ class Round(models.Model):
     @property
     def closed(self) -> bool:
         return self.status == self.Status.CLOSED
+
+    @property
+    def published(self) -> bool:
+        return self.published_at is not None
 
 
 class Table(models.Model):
@@ -568,3 +585,75 @@ class PrintJob(models.Model):
     @property
     def active(self) -> bool:
         return self.status in self.ACTIVE
+
+
+class SlipReport(models.Model):
+    """A player's report of their table's match slip (12.070), waiting for the others to confirm (12.080).
+
+    ``entries`` maps registration id -> the slip's line for that player; ``recent_super_villain`` answers the
+    tie question (registration id -> 1 for the most recent). When everyone has confirmed the result is
+    saved on the seats; a judge's entry settles any open report.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for confirmations"
+        DISPUTED = "disputed", "Disputed"
+        ACCEPTED = "accepted", "Confirmed by the table"
+        SETTLED = "settled", "Settled by a judge"
+        REPLACED = "replaced", "Replaced by a new report"
+
+    OPEN = (Status.PENDING, Status.DISPUTED)
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reports")
+    reported_by = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    # Who pressed the button: the player, or a member of staff reporting for them.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    entries = models.JSONField(default=dict)
+    recent_super_villain = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    disputed_by = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    dispute_reason = models.CharField(max_length=300, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-at"]
+        # Two players reporting at once make one report: the database refuses a second open one.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(status__in=["pending", "disputed"]),
+                name="one_open_report",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · report by {self.reported_by_id} ({self.status})"
+
+    @property
+    def open(self) -> bool:
+        return self.status in self.OPEN
+
+
+class SlipConfirmation(models.Model):
+    """One player's tap that stands for signing the reported slip (12.080)."""
+
+    report = models.ForeignKey(SlipReport, on_delete=models.CASCADE, related_name="confirmations")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    by_staff = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["at"]
+        constraints = [
+            models.UniqueConstraint(fields=["report", "registration"], name="one_confirmation_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.report} · confirmed by {self.registration_id}"

@@ -246,13 +246,12 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
                 for f in forms
             ]
             try:
-                recent = _recent_answer(request, seats)
                 results.result_enter(
                     table=table_obj,
                     entries=entries,
                     expected_version=int(request.POST.get("version", -1)),
                     user=request.user,
-                    recent_super_villain=recent,
+                    recent_super_villain=tie_answer(request.POST, seats),
                     reason=request.POST.get("reason", ""),
                 )
             except results.ResultConflict as exc:
@@ -262,18 +261,7 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
                 context["version"] = exc.table.version
                 context["conflict"] = exc.seats
             except results.NeedsRecentSuperVillain as exc:
-                _ask(context, exc, seats, request)
-            except BadTieAnswer as bad_answer:
-                error = bad_answer.message
-                try:
-                    question = results.slip_tie_question(table=table_obj, entries=entries)
-                except ActionError as refused:
-                    question, error = None, refused.message  # the slip itself is refused: say that first
-                if question:
-                    _ask(context, question, seats, request)
-                    context["question_error"] = error
-                else:
-                    messages.error(request, error)
+                ask(context, exc, request.POST)
             except ActionError as exc:
                 messages.error(request, exc.message)
             else:
@@ -319,32 +307,19 @@ def _paired_before_correction(round: Round) -> str:
     )
 
 
-def _ask(context: dict, question: results.NeedsRecentSuperVillain, seats: list[Seat], request) -> None:
-    """Put the 12.050 question on the page, with any numbers already typed."""
-    names = {str(s.registration_id): s.registration.player.name for s in seats}
+def ask(context: dict, question: results.NeedsRecentSuperVillain, data) -> None:
+    """Put the 12.050 question on the page, with any numbers already typed (and why an answer was refused)."""
     context["question"] = [
-        [(p, names[p], request.POST.get(f"recent_{p}", "")) for p in group] for group in question.groups
+        [(p, question.names[p], data.get(f"recent_{p}", "")) for p in group] for group in question.groups
     ]
-    context["question_text"] = question.message
+    context["question_text"] = question.prompt
+    context["question_error"] = question.refusal
 
 
-class BadTieAnswer(ActionError):
-    """The answer to the Super-Villain question cannot order the tied players."""
-
-
-def _recent_answer(request: HttpRequest, seats: list[Seat]) -> list[int] | None:
-    """The answer to "who defeated a Super-Villain most recently?": order numbers per tied player.
-
-    Two players given the same number are refused rather than ordered by accident."""
-    ranked = []
-    for seat in seats:
-        value = posted_id(request.POST.get(f"recent_{seat.registration_id}"))
-        if value is not None:
-            ranked.append((value, seat.registration_id))
-    numbers = [n for n, _ in ranked]
-    if len(set(numbers)) != len(numbers):
-        raise BadTieAnswer("Give each tied player a different number: 1 for the most recent, then 2, …")
-    return [reg for _, reg in sorted(ranked)] or None
+def tie_answer(data, seats: list[Seat]) -> dict[int, int] | None:
+    """The typed answer to "who defeated a Super-Villain most recently?": a number per tied player."""
+    numbers = {s.registration_id: posted_id(data.get(f"recent_{s.registration_id}")) for s in seats}
+    return {reg: n for reg, n in numbers.items() if n is not None} or None
 
 
 def _override(

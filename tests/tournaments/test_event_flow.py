@@ -357,7 +357,7 @@ def test_the_answer_to_the_tie_question_decides_the_placement():
         entries=slip(table, (40, 2), (40, 2), (20, 1), (10, 0)),
         expected_version=0,
         user=None,
-        recent_super_villain=[first.registration_id, second.registration_id],
+        recent_super_villain={first.registration_id: 1, second.registration_id: 2},
     )
     by_seat = {s.seat: s for s in placed}
     assert (by_seat[1].placement, by_seat[2].placement) == (1, 2)

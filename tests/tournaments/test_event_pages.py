@@ -309,7 +309,7 @@ def test_a_correction_that_makes_a_new_tie_asks_the_question_again():
 
     results.result_enter(
         table=table, entries=slip([30, 30, 20, 10]), expected_version=0, user=None,
-        recent_super_villain=[seats[1].registration_id, seats[0].registration_id],
+        recent_super_villain={seats[1].registration_id: 1, seats[0].registration_id: 2},
     )  # fmt: skip
     # Same tie, no new answer: the earlier answer still holds.
     results.result_enter(table=table, entries=slip([30, 30, 20, 11]), expected_version=1, user=None)

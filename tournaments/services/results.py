@@ -45,14 +45,18 @@ class ResultConflict(ActionError):
 
 
 class NeedsRecentSuperVillain(ActionError):
-    """12.050: VP and Super-Villains tie; ask who defeated a Super-Villain most recently."""
+    """12.050: VP and Super-Villains tie; ask who defeated a Super-Villain most recently. ``groups`` holds
+    registration ids (as strings) of each tie; ``names`` their names."""
 
-    def __init__(self, groups: tuple[tuple[str, ...], ...], names: dict[str, str]) -> None:
+    def __init__(self, groups: tuple[tuple[str, ...], ...], names: dict[str, str], refusal: str = "") -> None:
         listed = "; ".join(", ".join(names[p] for p in group) for group in groups)
-        super().__init__(
-            f"Tied on VP and Super-Villains: which of these players defeated a Super-Villain most recently? ({listed})"
+        self.prompt = (
+            f"Tied on VP and Super-Villains: {swiss.QUESTION[0].lower()}{swiss.QUESTION[1:]} ({listed})"
         )
+        super().__init__(refusal or self.prompt)
         self.groups = groups
+        self.names = names
+        self.refusal = refusal  # why the answer given could not be used, for the page to show
 
 
 def _snapshot(seats: list[Seat]) -> dict:
@@ -74,6 +78,9 @@ def _snapshot(seats: list[Seat]) -> dict:
 
 
 def _locked_table(table: Table) -> tuple[Table, list[Seat]]:
+    """Lock the round, then the table: closing a round and saving one of its slips serialise on the round,
+    so a correction never lands after the close unseen (nor a result in a round being closed)."""
+    Round.objects.select_for_update().filter(pk=table.round_id).first()
     # of=("self",): lock the table row only. result_entered_by is a nullable (outer) join, and
     # PostgreSQL refuses FOR UPDATE on the nullable side of an outer join.
     table = (
@@ -85,67 +92,63 @@ def _locked_table(table: Table) -> tuple[Table, list[Seat]]:
     return table, seats
 
 
-def _place(table: Table, seats: list[Seat], recent: list[int] | None) -> None:
-    """Compute placement and points for every seat (12.050, 9.040, 12.100, penalties), in place."""
-    scoring = selectors.event_scoring(table.round.event)
-    names = {str(s.registration_id): s.registration.player.name for s in seats}
-    engine_seats = [
-        swiss.Seat(
-            player=str(s.registration_id),
-            vp=s.vp,
-            super_villains=s.super_villains,
-            left=s.left_game,
-            outright_win=s.outright_win,
-            game_loss=s.game_loss,
-            refused_to_sign=s.refused_to_sign,
-        )
-        for s in seats
-    ]
-    # In the play-offs every place counts for the final ranking, not only the points it scores, so
-    # the engine must ask the tie question even where two places score the same (scoring=None).
-    playoff = table.round.kind != Round.Kind.SWISS
+def _names(seats: list[Seat]) -> dict[str, str]:
+    return {str(s.registration_id): s.registration.player.name for s in seats}
+
+
+def game_slip(table: Table, seats: list[Seat], answer: dict[int, int] | None = None) -> swiss.Slip:
+    """The engine's view of this table's slip as the seats hold it now."""
+    return swiss.Slip(
+        seats=tuple(
+            swiss.Seat(
+                player=str(s.registration_id),
+                vp=s.vp,
+                super_villains=s.super_villains,
+                left=s.left_game,
+                outright_win=s.outright_win,
+                game_loss=s.game_loss,
+                refused_to_sign=s.refused_to_sign,
+            )
+            for s in seats
+        ),
+        playoff=table.round.kind != Round.Kind.SWISS,
+        recent_super_villain={str(k): v for k, v in (answer or {}).items()} or None,
+        earlier_answer=tuple(str(r) for r in table.recent_super_villain or ()),
+        override=tuple(str(r) for r in table.placement_override or ()),
+        override_reason=table.override_reason,
+    )
+
+
+def outcome(table: Table, seats: list[Seat], answer: dict[int, int] | None = None) -> swiss.GameResult:
+    """Call the engine on this slip; a refusal becomes an ``ActionError`` that names the player at fault,
+    a tie to settle a ``NeedsRecentSuperVillain``."""
+    names = _names(seats)
     try:
-        result = swiss.place_game(
-            engine_seats,
-            recent_super_villain=[str(r) for r in recent] if recent else None,
-            scoring=None if playoff else scoring,
+        result = swiss.game_result(
+            game_slip(table, seats, answer), scoring=selectors.event_scoring(table.round.event)
         )
+    except swiss.TieAnswerError as exc:
+        raise NeedsRecentSuperVillain(exc.question, names, str(exc)) from exc
+    except swiss.SlipError as exc:
+        prefix = f"{names[exc.player]}: " if exc.player in names else ""
+        raise ActionError(prefix + str(exc)) from exc
     except swiss.SwissError as exc:
         raise ActionError(str(exc)) from exc
     if result.question:
         raise NeedsRecentSuperVillain(result.question, names)
+    return result
+
+
+def _place(table: Table, seats: list[Seat], answer: dict[int, int] | None = None) -> None:
+    """Placement and points for every seat from the engine, in place; the tie answer used is kept."""
+    result = outcome(table, seats, answer)
     by_player = {p.player: p for p in result.placements}
-    if table.placement_override:
-        # A judge's order wins; points follow the placement (and 12.100 still gives 0).
-        size = len(seats)
-        for place, reg_id in enumerate(table.placement_override, start=1):
-            seat = next(s for s in seats if s.registration_id == reg_id)
-            seat.placement = place
-            seat.points = scoring.points_for(place, size, refused_to_sign=seat.refused_to_sign)
-            seat.placement_reason = f"set by a judge: {table.override_reason}"[:200]
-        return
     for seat in seats:
         placement = by_player[str(seat.registration_id)]
         seat.placement = placement.place
         seat.points = placement.points
         seat.placement_reason = placement.reason[:200]
-        if playoff:
-            seat.points = scoring.points_for(
-                placement.place, len(seats), refused_to_sign=seat.refused_to_sign
-            )
-            if seat.refused_to_sign:
-                seat.placement_reason = (
-                    f"{placement.reason}; refused to sign the match slip: 0 points (12.100)"[:200]
-                )
-
-
-def _tie_groups(table: Table, seats: list[Seat]) -> tuple[tuple[str, ...], ...]:
-    """The ties on this slip that need the Super-Villain question, if nobody had answered it."""
-    try:
-        _place(table, seats, None)
-    except NeedsRecentSuperVillain as exc:
-        return exc.groups
-    return ()
+    table.recent_super_villain = [int(p) for p in result.answer]
 
 
 def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, reason: str = "") -> None:
@@ -186,30 +189,11 @@ def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, r
 
 
 def _apply(entries: list[SeatEntry], seats: list[Seat]) -> None:
-    """Check a slip (every player once, a possible leaving order, one outright winner who stayed, no
-    negative numbers) and copy its values onto the seats, in memory."""
+    """Copy a slip's values onto the seats, in memory (the engine judges them)."""
     by_id = {s.pk: s for s in seats}
     if sorted(e.seat_id for e in entries) != sorted(by_id):
         raise ActionError("The slip must list every player at the table once.")
-    left = [e.left_game for e in entries if e.left_game is not None]
-    if len(set(left)) != len(left):
-        raise ActionError("Two players cannot have left the game at the same moment: number them 1, 2, …")
-    if len(left) >= len(seats):
-        raise ActionError(
-            "Someone must still be playing when the game ends: "
-            f"at most {len(seats) - 1} of {len(seats)} players can have left it (9.040)."
-        )
-    if any(not 1 <= n <= len(seats) - 1 for n in left):
-        raise ActionError(
-            f"Number the players who left in the order they left: 1 to {len(seats) - 1} at this table."
-        )
-    if sum(1 for e in entries if e.outright_win) > 1:
-        raise ActionError("Only one player can win the game outright.")
-    if any(e.outright_win and e.left_game is not None for e in entries):
-        raise ActionError("A player who left the game cannot also have won it outright.")
     for entry in entries:
-        if entry.vp < 0 or entry.super_villains < 0:
-            raise ActionError("VP and Super-Villains are whole numbers of 0 or more (1.060).")
         seat = by_id[entry.seat_id]
         seat.vp = entry.vp
         seat.super_villains = entry.super_villains
@@ -219,29 +203,20 @@ def _apply(entries: list[SeatEntry], seats: list[Seat]) -> None:
         seat.refused_to_sign = entry.refused_to_sign
 
 
-def slip_tie_question(*, table: Table, entries: list[SeatEntry]) -> NeedsRecentSuperVillain | None:
-    """The Super-Villain question this slip would ask (12.050), without saving anything: a page asks
-    it again when the answer it was given cannot be used. Raises ``ActionError`` for a slip that
-    ``result_enter`` would refuse."""
-    seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
-    _apply(entries, seats)
-    try:
-        _place(table, seats, None)
-    except NeedsRecentSuperVillain as question:
-        return question
-    return None
-
-
 def result_enter(
     *,
     table: Table,
     entries: list[SeatEntry],
     expected_version: int,
     user,
-    recent_super_villain: list[int] | None = None,
+    recent_super_villain: dict[int, int] | None = None,
     reason: str = "",
+    action: str = "",
 ) -> list[Seat]:
-    """Save a match slip. A second save of the same table is a correction and is logged as one."""
+    """Save a match slip. A second save of the same table is a correction and is logged as one.
+
+    ``recent_super_villain`` answers the tie question: registration id -> 1 for the most recent, 2, …
+    A judge's entry settles any report the players made of this table."""
     with transaction.atomic():
         table, seats = _locked_table(table)
         if table.version != expected_version:
@@ -250,17 +225,11 @@ def result_enter(
             raise ActionError("This round is closed: give a reason for the correction.")
         before = _snapshot(seats) if table.has_result else {}
         _apply(entries, seats)
-        answer = [int(r) for r in recent_super_villain or []]
-        if not answer and table.recent_super_villain:
-            # An answer given for an earlier version of the slip counts only if it names every player of
-            # every tie the slip has now; otherwise the question is asked again.
-            groups = _tie_groups(table, seats)
-            if groups and all(int(p) in table.recent_super_villain for group in groups for p in group):
-                answer = list(table.recent_super_villain)
-        table.recent_super_villain = answer
-        _place(table, seats, answer or None)
-        action = "correction" if before else "result"
+        _place(table, seats, recent_super_villain)
+        action = action or ("correction" if before else "result")
         _save(table, seats, user=user, action=action, before=before, reason=reason)
+        if action != "report":
+            reports_settled_by_judge(table=table, user=user)
     return seats
 
 
@@ -276,12 +245,10 @@ def result_override(
             raise ResultConflict(table, seats)
         if not table.has_result:
             raise ActionError("Enter the match slip first, then override the placement.")
-        if sorted(order) != sorted(s.registration_id for s in seats):
-            raise ActionError("The override must place every player at the table once.")
         before = _snapshot(seats)
         table.placement_override = order
         table.override_reason = reason.strip()[:300]
-        _place(table, seats, table.recent_super_villain or None)
+        _place(table, seats)
         _save(table, seats, user=user, action="override", before=before, reason=reason)
     return seats
 
@@ -294,7 +261,7 @@ def result_clear_override(*, table: Table, expected_version: int, user) -> list[
         before = _snapshot(seats)
         table.placement_override = []
         table.override_reason = ""
-        _place(table, seats, table.recent_super_villain or None)
+        _place(table, seats)
         _save(table, seats, user=user, action="override", before=before, reason="override removed")
     return seats
 
@@ -316,13 +283,22 @@ def seat_set_penalty(
         if refused_to_sign is not None:
             target.refused_to_sign = refused_to_sign
         if table.has_result:
-            _place(table, seats, table.recent_super_villain or None)
+            _place(table, seats)
             _save(table, seats, user=user, action="penalty", before=before, reason=reason)
         else:
             Seat.objects.filter(pk=target.pk).update(
                 game_loss=target.game_loss, refused_to_sign=target.refused_to_sign
             )
     return target
+
+
+def reports_settled_by_judge(*, table: Table, user) -> None:
+    """A judge's entry always wins over a report: any open report of this table is settled by it."""
+    from ..models import SlipReport
+
+    SlipReport.objects.filter(table=table, status__in=SlipReport.OPEN).update(
+        status=SlipReport.Status.SETTLED, closed_at=timezone.now(), closed_by=user
+    )
 
 
 def round_results_complete(round: Round) -> bool:

@@ -112,8 +112,9 @@ def _pair_swiss(event: Event, number: int, attempt: int) -> list[tuple[int, tupl
     return [(t.number, tuple(t.players), _flags_for(t, names)) for t in pairing.tables]
 
 
-def round_pair(*, event: Event, number: int) -> Round:
-    """Pair Swiss round ``number``. Idempotent: if it already exists it is returned, never paired twice."""
+def round_pair(*, event: Event, number: int, publish: bool = False) -> Round:
+    """Pair Swiss round ``number`` as a draft only staff see (``publish``: make it public at once).
+    Idempotent: if it already exists it is returned, never paired twice."""
     existing = Round.objects.filter(event=event, number=number).first()
     if existing:
         return existing
@@ -131,7 +132,12 @@ def round_pair(*, event: Event, number: int) -> Round:
                 )
             _check_next_round(event, number)
             tables = _pair_swiss(event, number, attempt=0)
-            round = Round.objects.create(event=event, number=number, kind=Round.Kind.SWISS)
+            round = Round.objects.create(
+                event=event,
+                number=number,
+                kind=Round.Kind.SWISS,
+                published_at=timezone.now() if publish else None,
+            )
             _write_tables(round, tables)
             _seated_late_entries_join(round, tables)
     except IntegrityError:
@@ -166,9 +172,21 @@ def round_repair(*, round: Round) -> Round:
         tables = _pair_swiss(round.event, round.number, attempt=round.attempt)
         Table.objects.filter(round=round).delete()
         round.paired_at = timezone.now()
-        round.save(update_fields=["attempt", "paired_at"])
+        # New tables are a new draft: players keep seeing nothing rather than tables that no longer exist.
+        round.published_at = None
+        round.save(update_fields=["attempt", "paired_at", "published_at"])
         _write_tables(round, tables)
         _seated_late_entries_join(round, tables)
+    return round
+
+
+def round_publish(*, round: Round) -> Round:
+    """Make a drafted round public: pairings pages, players' pages, the API and printouts show it."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        if round.published_at is None:
+            round.published_at = timezone.now()
+            round.save(update_fields=["published_at"])
     return round
 
 
@@ -249,7 +267,8 @@ def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[st
             user=user,
             action="swap",
             before={"players": [a.registration.player.name, b.registration.player.name]},
-            after={"tables": [a.table.number, b.table.number]},
+            # Where each player sat before the swap: the public pages mark a swap made after publishing.
+            after={"tables": [a.table.number, b.table.number], "seats": [a_seat, b_seat]},
             # The field holds 300 characters (PostgreSQL refuses more); the page shows every warning.
             reason="; ".join(warnings)[:300],
         )
@@ -348,7 +367,7 @@ def playoffs_proposal(event: Event) -> swiss.Playoffs:
         raise ActionError(str(exc)) from exc
 
 
-def playoffs_start(*, event: Event) -> Round:
+def playoffs_start(*, event: Event, publish: bool = False) -> Round:
     """Seat the first play-off round; turn order is the Swiss standing order (9.100, 9.101)."""
     with transaction.atomic():
         event = _locked_event(event)
@@ -359,7 +378,9 @@ def playoffs_start(*, event: Event) -> Round:
             raise ActionError(f"Close all {event.swiss_rounds} Swiss rounds first ({closed} closed).")
         proposal = playoffs_proposal(event)
         kind = Round.Kind.FINAL if proposal.stage == "final" else Round.Kind.SEMIFINAL
-        round = Round.objects.create(event=event, number=closed + 1, kind=kind)
+        round = Round.objects.create(
+            event=event, number=closed + 1, kind=kind, published_at=timezone.now() if publish else None
+        )
         _write_tables(round, [(t.number, tuple(t.players), []) for t in proposal.tables])
         event.status = Event.Status.PLAYOFFS
         event.save(update_fields=["status"])
@@ -375,7 +396,7 @@ def _placement_order(round: Round) -> list[list[str]]:
     return [[p for _, p in sorted(order[n])] for n in sorted(order)]
 
 
-def final_start(*, event: Event) -> Round:
+def final_start(*, event: Event, publish: bool = False) -> Round:
     """The final after the semi-finals: 1st and 2nd of each, in Swiss standing order."""
     with transaction.atomic():
         event = _locked_event(event)
@@ -389,7 +410,12 @@ def final_start(*, event: Event) -> Round:
             table = swiss.final_table(_placement_order(semi), order)
         except swiss.SwissError as exc:
             raise ActionError(str(exc)) from exc
-        round = Round.objects.create(event=event, number=semi.number + 1, kind=Round.Kind.FINAL)
+        round = Round.objects.create(
+            event=event,
+            number=semi.number + 1,
+            kind=Round.Kind.FINAL,
+            published_at=timezone.now() if publish else None,
+        )
         _write_tables(round, [(1, tuple(table.players), [])])
     return round
 

@@ -24,12 +24,15 @@ Pairing
         points, opponent, count) with ``.text``; kinds pulled_down, pulled_up, repeat_opponent,
         three_player_table_again, five_player_table.
 
-One game
-    place_game(seats: Sequence[Seat], *, recent_super_villain=None, scoring=CLASSIC) -> GameResult
-        12.050 plus 9.040 (left the game), outright win and game-loss penalty. Seat(player, vp,
-        super_villains, left, outright_win, game_loss, refused_to_sign) in turn order.
-        GameResult.placements: Placement(player, place, points, reason); GameResult.question: groups
-        of players to ask "who defeated a Super-Villain most recently?" (empty when complete).
+One game (the one home of a game's rules: 12.050-12.100, 9.040, outright wins, play-off places)
+    game_result(slip: Slip, *, scoring=CLASSIC) -> GameResult
+        Slip(seats: tuple[Seat, ...] in turn order, playoff=False, recent_super_villain={player: 1, ...},
+        earlier_answer=(), override=(), override_reason=""); Seat(player, vp, super_villains, left,
+        outright_win, game_loss, refused_to_sign). GameResult.placements: Placement(player, place, points,
+        reason); GameResult.question: groups of players to ask "which of these players defeated a
+        Super-Villain most recently?" (empty when the result is final); GameResult.answer: the tie answer
+        used, most recent first. Raises SlipError(SwissError) (``player`` names the line at fault) and
+        TieAnswerError(SlipError) (``question`` to ask again).
 
 Points
     ScoringProfile(name, points={size: (1st, 2nd, ...)}), CLASSIC (5/3/2/2, 5/3/2, 5/3/2/2/2),
@@ -54,9 +57,9 @@ Command line: ``python -m tournaments.swiss rounds N | pair | standings | playof
 from __future__ import annotations
 
 from .errors import FivePlayerError, SwissError
+from .game import QUESTION, GameResult, Placement, Seat, Slip, SlipError, TieAnswerError, game_result
 from .history import PlayedTable
 from .pairing import Flag, PairedTable, Pairing, pair_round
-from .placement import GameResult, Placement, Seat, place_game
 from .playoffs import Playoffs, PlayoffTable, final_ranking, final_table, playoff_tables
 from .rounds import RoundCount, swiss_rounds, table_sizes
 from .scoring import CLASSIC, PRESETS, ScoringProfile, scoring_profile
@@ -78,13 +81,17 @@ __all__ = [
     "Playoffs",
     "RoundCount",
     "ScoringProfile",
+    "QUESTION",
     "Seat",
+    "Slip",
+    "SlipError",
     "StandingRow",
     "SwissError",
+    "TieAnswerError",
     "final_ranking",
     "final_table",
     "pair_round",
-    "place_game",
+    "game_result",
     "playoff_tables",
     "scoring_profile",
     "seeded_draw",

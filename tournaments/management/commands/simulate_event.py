@@ -231,12 +231,13 @@ class Simulator:
             self.tie_questions += 1
             tied = [int(p) for group in question.groups for p in group]
             self.rng.shuffle(tied)
+            answer = {reg: n for n, reg in enumerate(tied, start=1)}
             result_services.result_enter(
                 table=table,
                 entries=entries,
                 expected_version=table.version,
                 user=self.user,
-                recent_super_villain=tied,
+                recent_super_villain=answer,
             )
 
     def drop_some(self, event: Event, *, after_round: int) -> None:
