@@ -90,3 +90,36 @@ def test_the_module_runs_as_a_program():
     )
     assert done.returncode != 0
     assert done.stderr.startswith("error:")
+
+
+def slip(**changes):
+    data = {
+        "seats": [
+            {"player": "ann", "vp": 30, "super_villains": 2},
+            {"player": "bob", "vp": 30, "super_villains": 2},
+            {"player": "cy", "vp": 10},
+        ]
+    }
+    data.update(changes)
+    return data
+
+
+def test_game_asks_the_tie_question_12050():
+    code, out = run(["game"], slip())
+    assert code == 0
+    assert json.loads(out)["question"] == [["ann", "bob"]]
+
+
+def test_game_with_the_answer_gives_placements_and_points():
+    code, out = run(["game"], slip(recent_super_villain={"bob": 1, "ann": 2}))
+    placements = json.loads(out)["placements"]
+    assert [(p["player"], p["points"]) for p in placements] == [("bob", 5), ("ann", 3), ("cy", 2)]
+
+
+def test_game_refuses_a_slip_the_rules_refuse(capsys):
+    bad = slip()
+    bad["seats"][0]["left"] = 1
+    bad["seats"][0]["outright_win"] = True
+    code, _ = run(["game"], bad)
+    assert code == 2
+    assert "left the game cannot also have won" in capsys.readouterr().err

@@ -51,7 +51,7 @@ Play-offs
     final_table(semi_finals, standing_order) -> PlayoffTable
     final_ranking(standing_order, final, semi_finals=()) -> tuple[str, ...]
 
-Command line: ``python -m tournaments.swiss rounds N | pair | standings | playoffs`` (see cli.py).
+Command line: ``python -m tournaments.swiss rounds N | game | pair | standings | playoffs`` (see cli.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,11 @@
-"""``python -m tournaments.swiss rounds N | pair | standings | playoffs``.
+"""``python -m tournaments.swiss rounds N | game | pair | standings | playoffs``.
+
+``game`` reads one match slip as JSON on stdin and writes the placements and points, or the question::
+
+    {"seats": [{"player": "ann", "vp": 30, "super_villains": 2, "left": null, "outright_win": false,
+                "game_loss": false, "refused_to_sign": false}, ...],    # turn order, seat 1 first
+     "playoff": false, "recent_super_villain": {"ann": 1, "bob": 2},    # optional
+     "override": [...], "override_reason": "...", "scoring": "classic" | {"3": [...], "4": [...]}}
 
 ``pair``, ``standings`` and ``playoffs`` read an event's state as JSON on stdin::
 
@@ -22,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .errors import SwissError
+from .game import QUESTION, Seat, Slip, game_result
 from .history import PlayedTable
 from .pairing import pair_round
 from .playoffs import final_ranking, final_table, playoff_tables
@@ -162,6 +170,57 @@ def _playoffs(state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _whole(value: Any, where: str, *, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SwissError(f"{where} must be a whole number.")
+    return value
+
+
+def _game(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
+        raise SwissError("input must be an object with 'seats': a list of the slip's lines in turn order.")
+    seats = []
+    for n, raw in enumerate(data["seats"], start=1):
+        if not isinstance(raw, dict) or not isinstance(raw.get("player"), str) or not raw["player"]:
+            raise SwissError(f"seat {n} must be an object with a 'player' name.")
+        where = f"seat {n} ({raw['player']})"
+        seats.append(
+            Seat(
+                player=raw["player"],
+                vp=_whole(raw.get("vp"), f"{where}: vp", optional=True),
+                super_villains=_whole(raw.get("super_villains", 0), f"{where}: super_villains") or 0,
+                left=_whole(raw.get("left"), f"{where}: left", optional=True),
+                outright_win=bool(raw.get("outright_win", False)),
+                game_loss=bool(raw.get("game_loss", False)),
+                refused_to_sign=bool(raw.get("refused_to_sign", False)),
+            )
+        )
+    answer = data.get("recent_super_villain")
+    if answer is not None and not isinstance(answer, dict):
+        raise SwissError("'recent_super_villain' must map tied players to 1 (most recent), 2, ...")
+    override = data.get("override") or []
+    result = game_result(
+        Slip(
+            seats=tuple(seats),
+            playoff=bool(data.get("playoff", False)),
+            recent_super_villain=answer,
+            override=tuple(_names(override, "'override'")) if override else (),
+            override_reason=str(data.get("override_reason", "")),
+        ),
+        scoring=scoring_profile(data.get("scoring")),
+    )
+    if result.question:
+        return {"question": [list(group) for group in result.question], "ask": QUESTION}
+    return {
+        "placements": [
+            {"player": p.player, "place": p.place, "points": p.points, "reason": p.reason}
+            for p in result.placements
+        ]
+    }
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -172,6 +231,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     rounds.add_argument("--unsanctioned", action="store_true")
     for name in ("pair", "standings", "playoffs"):
         sub.add_parser(name, help=f"read the event as JSON on stdin, write {name} as JSON")
+    sub.add_parser("game", help="read one match slip as JSON on stdin, write placements and points")
     args = parser.parse_args(argv)
     try:
         if args.command == "rounds":
@@ -184,6 +244,10 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             data = json.loads(stdin.read())
         except json.JSONDecodeError as exc:
             raise SwissError(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).") from None
+        if args.command == "game":
+            json.dump(_game(data), stdout, indent=2)
+            stdout.write("\n")
+            return 0
         state = _state(data)
         handler = {"pair": _pair, "standings": _standings_json, "playoffs": _playoffs}[args.command]
         json.dump(handler(state), stdout, indent=2)
