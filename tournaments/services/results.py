@@ -203,6 +203,20 @@ def _apply(entries: list[SeatEntry], seats: list[Seat]) -> None:
         seat.refused_to_sign = entry.refused_to_sign
 
 
+def _only_reports_since(table: Table, version: int) -> bool:
+    """Everything saved on this table since ``version`` came from the players' report: a judge's entry
+    made from an older page still wins over it (each save adds one version and one change)."""
+    newer = table.version - version
+    if newer <= 0:
+        return False
+    changes = list(
+        ResultChange.objects.filter(table=table)
+        .order_by("-at", "-pk")
+        .values_list("action", flat=True)[:newer]
+    )
+    return len(changes) == newer and all(a == "report" for a in changes)
+
+
 def result_enter(
     *,
     table: Table,
@@ -219,7 +233,9 @@ def result_enter(
     A judge's entry settles any report the players made of this table."""
     with transaction.atomic():
         table, seats = _locked_table(table)
-        if table.version != expected_version:
+        if table.version != expected_version and not (
+            action != "report" and _only_reports_since(table, expected_version)
+        ):
             raise ResultConflict(table, seats)
         if table.round.closed and not reason.strip():
             raise ActionError("This round is closed: give a reason for the correction.")
