@@ -142,6 +142,9 @@ def _report(request: HttpRequest, page: selectors_table.TablePage, context: dict
         answer = tie_answer(steps, groups)
         if answer is None:
             context["steps"] = steps
+            messages.warning(
+                request, "Not sent yet: answer the tie question below the slip (12.050), then send it."
+            )
             return None
     try:
         reports.report_submit(
