@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.urls import reverse
-
-from tournaments.models import Event, EventStaff, Registration, Round, Seat
+from tournaments.models import Event, EventStaff, Registration, Seat
 from tournaments.selectors import waitlist_positions_for
+from tournaments.selectors_table import YourTable, your_tables
 
 
 @dataclass
@@ -16,8 +15,7 @@ class MyEntry:
     status: (
         str  # words for the player: "Registered", "Waitlisted (2nd)", "Checked in", "Dropped", "3rd place"
     )
-    table_url: str = ""
-    table_label: str = ""
+    now: YourTable | None = None  # "Your table now" while a published round runs
 
     @property
     def event(self) -> Event:
@@ -89,29 +87,25 @@ def my_events(*, user) -> dict:
         .select_related("event", "player")
         .order_by("event__date")
     )
-    # The live round's seat, for a link to the player's table.
-    live_seats = {
-        s.registration_id: s
-        for s in Seat.objects.filter(
-            registration__in=registrations, round__status=Round.Status.PAIRED
-        ).select_related("table", "round")
-    }
+    # "Your table now": the table in each event's published running round, with what to do next.
+    tables_now = your_tables(registrations)
     facts = status_facts(registrations)
     upcoming, past = [], []
     for registration in registrations:
         event = registration.event
         entry = MyEntry(registration, registration_status(registration, facts))
-        seat = live_seats.get(registration.pk)
-        if seat is not None and not registration.dropped:
-            entry.table_url = reverse(
-                "judging:table",
-                kwargs={"slug": event.slug, "number": seat.round.number, "table": seat.table.number},
-            )
-            entry.table_label = f"{seat.round.label}: table {seat.table.number}, seat {seat.seat}"
+        entry.now = tables_now.get(registration.pk)
         (past if event.status == Event.Status.FINISHED else upcoming).append(entry)
     past.reverse()
     staff = EventStaff.objects.filter(user=user).select_related("event").order_by("-event__date")
-    return {"upcoming": upcoming, "past": past, "staff_roles": list(staff)}
+    running = (Event.Status.RUNNING, Event.Status.PLAYOFFS)
+    return {
+        "upcoming": upcoming,
+        "past": past,
+        "staff_roles": list(staff),
+        # The cards follow the rounds (publish, confirmations) while one of the player's events runs.
+        "playing_now": any(e.event.status in running and not e.registration.dropped for e in upcoming),
+    }
 
 
 def account_find(text: str):

@@ -35,8 +35,9 @@ def url_is_local(url: str) -> bool:
 
 
 def result_url(round: Round, table_number: int) -> str:
+    """The QR code's target: the table's page, where the players report and confirm the slip."""
     path = reverse(
-        "tournaments:table_result",
+        "tournaments:table",
         kwargs={"slug": round.event.slug, "number": round.number, "table": table_number},
     )
     return f"{settings.SITE_URL}{path}"

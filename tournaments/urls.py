@@ -8,6 +8,7 @@ from . import (
     views_public,
     views_registration,
     views_rounds,
+    views_table,
 )
 from .http import TokenConverter
 
@@ -25,6 +26,9 @@ public = [
     path("e/<slug:slug>/rounds/<int:number>/", views_public.pairings, name="pairings"),
     path("e/<slug:slug>/standings/", views_public.standings, name="standings"),
     path("e/<slug:slug>/players/<int:pk>/", views_public.player, name="player"),
+    # The players' side of a round: their table (the slip's QR code), reporting and confirming; dropping.
+    path("e/<slug:slug>/rounds/<int:number>/tables/<int:table>/", views_table.table, name="table"),
+    path("e/<slug:slug>/players/<int:pk>/drop/", views_table.drop, name="self_drop"),
     path("invitations/<token:token>/", views_invitations.invitation, name="invitation"),
 ]
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from . import selectors
+from . import selectors, selectors_table
 from .http import export_format
 from .models import Event, Registration, Round, Seat, Table
 from .names import sort_key
@@ -158,6 +158,8 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     line = next((line for line in selectors.event_standings(event) if line.registration.pk == pk), None)
     ranking = [r.pk for r in round_services.final_ranking(event, limit=FINAL_RANKING_SHOWN)]
     final_place = ranking.index(pk) + 1 if pk in ranking else None
+    # The player's own view: their table in the running round, and dropping (9.030).
+    owner = request.user.is_authenticated and registration.player.user_id == request.user.pk
     return render(
         request,
         "tournaments/player.html",
@@ -167,8 +169,15 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "history": history,
             "line": line,
             "final_place": final_place,
+            "owner": owner,
+            "now": selectors_table.your_tables([registration]).get(pk) if owner else None,
+            "may_drop": owner and not registration.dropped and event.status in _PLAYING,
+            "poll_seconds": POLL_SECONDS,
         },
     )
+
+
+_PLAYING = (Event.Status.RUNNING, Event.Status.PLAYOFFS)
 
 
 # --- JSON API (read-only, public data) -------------------------------------------------

@@ -40,12 +40,12 @@ def test_it_links_the_players_table_while_a_round_runs(client):
     players = make_players(event, 8)
     own(players[0], user)
     event = rounds.event_start(event=event)
-    rounds.round_pair(event=event, number=1)
+    rounds.round_pair(event=event, number=1, publish=True)
     seat = players[0].seats.get()
     client.force_login(user)
     page = client.get("/me/").content.decode()
-    assert f"Round 1: table {seat.table.number}, seat {seat.seat}" in page
-    assert f"/judging/e/{event.slug}/rounds/1/tables/{seat.table.number}/" in page
+    assert f"Round 1 · Table {seat.table.number} · Seat {seat.seat}" in page
+    assert f"/e/{event.slug}/rounds/1/tables/{seat.table.number}/" in page
 
 
 def test_a_finished_event_shows_the_final_place(client):

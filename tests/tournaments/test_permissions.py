@@ -71,3 +71,43 @@ def test_public_pages_are_open(client, name):
 def test_public_event_page_is_open(client):
     event = make_event()
     assert client.get(event.get_absolute_url()).status_code == 200
+
+
+# The players' table page and dropping from one's own page: logged-in only; acting is for the seated player
+# (and the registration's owner), staff enter results on their own page.
+def _published_table(event):
+    from django.utils import timezone
+
+    from tests.judging.helpers import seat_round
+
+    registrations = [make_registration(event, f"Player {i}") for i in range(4)]
+    round = seat_round(event, registrations)
+    round.published_at = timezone.now()
+    round.save()
+    return registrations
+
+
+SEEN = {"anonymous": "login", **dict.fromkeys(VISITORS[1:], "ok")}
+SEATED_ONLY = {"anonymous": "login", **dict.fromkeys(VISITORS[1:], 403), "player": "ok"}
+
+
+@pytest.mark.parametrize("visitor", VISITORS)
+@pytest.mark.parametrize(
+    ("name", "method", "data", "expected"),
+    [
+        ("tournaments:table", "get", None, SEEN),
+        ("tournaments:table", "post", {"action": "report"}, SEATED_ONLY),
+        ("tournaments:self_drop", "get", None, SEATED_ONLY),
+        ("tournaments:self_drop", "post", {"confirm": "1"}, SEATED_ONLY),
+    ],
+)
+def test_player_table_urls(client, visitor, name, method, data, expected):
+    event = make_event(organizer=make_user(), status="running", swiss_rounds=3)
+    registrations = _published_table(event)
+    if name == "tournaments:table":
+        kwargs = {"slug": event.slug, "number": 1, "table": 1}
+    else:
+        kwargs = {"slug": event.slug, "pk": registrations[0].pk}
+    log_in_as(client, visitor, event, registration=registrations[0])
+    response = getattr(client, method)(reverse(name, kwargs=kwargs), data or {})
+    assert outcome(response) == expected[visitor]
