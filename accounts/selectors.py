@@ -89,11 +89,13 @@ def my_events(*, user) -> dict:
         .select_related("event", "player")
         .order_by("event__date")
     )
-    # The live round's seat, for a link to the player's table.
+    # The live round's seat, for a link to the player's table: only once the round is published.
     live_seats = {
         s.registration_id: s
         for s in Seat.objects.filter(
-            registration__in=registrations, round__status=Round.Status.PAIRED
+            registration__in=registrations,
+            round__status=Round.Status.PAIRED,
+            round__published_at__isnull=False,
         ).select_related("table", "round")
     }
     facts = status_facts(registrations)
