@@ -40,7 +40,7 @@ def test_it_links_the_players_table_while_a_round_runs(client):
     players = make_players(event, 8)
     own(players[0], user)
     event = rounds.event_start(event=event)
-    rounds.round_pair(event=event, number=1)
+    rounds.round_pair(event=event, number=1, publish=True)
     seat = players[0].seats.get()
     client.force_login(user)
     page = client.get("/me/").content.decode()
