@@ -196,6 +196,7 @@ def test_pairing_twice_from_the_page_creates_one_round(client):
 ROUND_URLS = [
     ("tournaments:rounds", "get", {}),
     ("tournaments:round_staff", "get", {"number": 2}),
+    ("tournaments:round_publish", "post", {"number": 2}),
     ("tournaments:table_result", "get", {"number": 2, "table": 1}),
     ("tournaments:round_close", "post", {"number": 2}),
     ("tournaments:seats_swap", "post", {"number": 2}),
