@@ -31,7 +31,8 @@ def account_data(*, user) -> dict:
     )
     seats: dict[int, list[Seat]] = defaultdict(list)
     for seat in (
-        Seat.objects.filter(registration__in=registrations)
+        # A draft round's seat is not the player's yet (staff may still re-pair it).
+        Seat.objects.filter(registration__in=registrations, round__published_at__isnull=False)
         .select_related("round", "table")
         .order_by("round__number")
     ):

@@ -18,6 +18,7 @@ from tournaments.errors import ActionError
 from tournaments.http import posted_id, safe_next
 from tournaments.models import Event, Player, Registration, Round, Table
 from tournaments.permissions import can, event_staff_required
+from tournaments.selectors import current_public_round
 
 from . import selectors, services
 from . import time_call as time_calls
@@ -77,7 +78,8 @@ def _round(event: Event, number: int | None) -> Round:
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """For the room's screen: the clock and the pairings. Public, like the pairings on the wall."""
     event = get_object_or_404(Event, slug=slug)
-    round = selectors.staff_round(event=event)
+    # The room's screen shows what the room may see, even when a staff account opened it: never a draft.
+    round = current_public_round(event)
     context = {"event": event, "round": round}
     if round is not None:
         state, tables = selectors.round_board(round=round)
@@ -88,7 +90,10 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 def clock_json(request: HttpRequest, slug: str) -> JsonResponse:
     """The server's clock for the pages' countdown script; they re-sync with it every few seconds."""
     event = get_object_or_404(Event, slug=slug)
-    round = selectors.staff_round(event=event)
+    # The judges' board (?staff=1) follows the latest round, draft or not; every other page the latest
+    # published one, so a draft never reaches the room's screen or a player's phone.
+    staff = request.GET.get("staff") == "1" and can(request.user, event, "run")
+    round = selectors.staff_round(event=event) if staff else current_public_round(event)
     if round is None:
         return JsonResponse({"round": None})
     data = selectors.round_clock(round=round).as_json()
@@ -183,9 +188,17 @@ def _may_act_at_table(request: HttpRequest, event: Event, state) -> bool:
     return any(s.registration.player.user_id == user.pk for s in state.seats)
 
 
+def _published_table(request: HttpRequest, event: Event, number: int, table: int) -> Table:
+    """A table of a published round; a draft's tables are for the event's staff only (404 for others)."""
+    table_obj = _table(event, number, table)
+    if not table_obj.round.published and not can(request.user, event, "run"):
+        raise Http404("This round is not published yet.")
+    return table_obj
+
+
 def table_page(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    table_obj = _table(event, number, table)
+    table_obj = _published_table(request, event, number, table)
     state = selectors.table_clock(table=table_obj)
     is_staff = can(request.user, event, "run") if request.user.is_authenticated else False
     context = {
@@ -206,7 +219,7 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
 @require_POST
 def time_call(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    table_obj = _table(event, number, table)
+    table_obj = _published_table(request, event, number, table)
     state = selectors.table_clock(table=table_obj)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={request.path}")
@@ -233,7 +246,7 @@ def time_call(request: HttpRequest, slug: str, number: int, table: int) -> HttpR
 @require_POST
 def turns_done(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
-    table_obj = _table(event, number, table)
+    table_obj = _published_table(request, event, number, table)
     state = selectors.table_clock(table=table_obj)
     if not _may_act_at_table(request, event, state):
         raise PermissionDenied("Only the event's judges and the players at this table can tick off turns.")

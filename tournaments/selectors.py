@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 
 from . import swiss
-from .models import Event, Registration, Round, Seat, Table
+from .models import Event, Registration, ResultChange, Round, Seat, Table
 
 # The engine knows players as strings; the app passes registration ids.
 pid = str
@@ -231,13 +231,64 @@ def round_tables(round: Round) -> list[TableView]:
 
 
 def current_round(event: Event) -> Round | None:
+    """The latest round, draft or not: what staff work on."""
     return Round.objects.filter(event=event).order_by("-number").first()
 
 
+def public_rounds(event: Event):
+    """The rounds everyone may see: published ones. A draft (``published_at`` empty) is for staff only;
+    every public page, the API, players' pages and the pairings printouts read rounds through this."""
+    return Round.objects.filter(event=event, published_at__isnull=False).order_by("number")
+
+
+def current_public_round(event: Event) -> Round | None:
+    """The latest published round: what the public event page, the projector and players follow."""
+    return public_rounds(event).order_by("-number").first()
+
+
+def round_visible(round: Round, *, staff: bool) -> bool:
+    """Whether a page may show this round: staff see drafts, everyone else only published rounds."""
+    return staff or round.published
+
+
+@dataclass(frozen=True)
+class SwapNote:
+    table: int
+    at: object  # datetime
+    text: str  # "seats 2 and 3" / "seat 2 (swapped with table 5)"
+
+
+def swaps_after_publishing(round: Round) -> dict[int, list[SwapNote]]:
+    """Table number -> the swaps made after the round was published, oldest first, in words without
+    player names (the public pages show them). One query."""
+    notes: dict[int, list[SwapNote]] = defaultdict(list)
+    if round.published_at is None:
+        return notes
+    changes = ResultChange.objects.filter(
+        table__round=round, action="swap", at__gt=round.published_at
+    ).order_by("at", "pk")
+    for after, at in changes.values_list("after", "at"):
+        tables = (after or {}).get("tables") or []
+        seats = (after or {}).get("seats") or []
+        if len(tables) != 2:
+            continue
+        a_table, b_table = tables
+        a_seat, b_seat = seats if len(seats) == 2 else (None, None)
+        if a_table == b_table:
+            text = f"seats {min(a_seat, b_seat)} and {max(a_seat, b_seat)}" if a_seat else "seats swapped"
+            notes[a_table].append(SwapNote(a_table, at, text))
+            continue
+        for table, seat, other in ((a_table, a_seat, b_table), (b_table, b_seat, a_table)):
+            where = f"seat {seat} " if seat else "a seat "
+            notes[table].append(SwapNote(table, at, f"{where}(swapped with table {other})"))
+    return notes
+
+
 def player_rounds(event: Event, registration: Registration) -> list[dict]:
-    """Each round this player was seated in: table, opponents in turn order, VP, placement, points. Two queries."""
+    """Each published round this player was seated in: table, opponents in turn order, VP, placement,
+    points. Two queries."""
     own = list(
-        Seat.objects.filter(registration=registration)
+        Seat.objects.filter(registration=registration, round__published_at__isnull=False)
         .select_related("round", "table")
         .order_by("round__number")
     )

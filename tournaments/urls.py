@@ -85,6 +85,9 @@ staff = [
     path("e/<slug:slug>/staff/start/", views_rounds.event_start, name="event_start"),
     path("e/<slug:slug>/staff/rounds/pair/", views_rounds.round_pair, name="round_pair"),
     path("e/<slug:slug>/staff/rounds/<int:number>/", views_rounds.round_staff, name="round_staff"),
+    path(
+        "e/<slug:slug>/staff/rounds/<int:number>/publish/", views_rounds.round_publish, name="round_publish"
+    ),
     path("e/<slug:slug>/staff/rounds/<int:number>/repair/", views_rounds.round_repair, name="round_repair"),
     path("e/<slug:slug>/staff/rounds/<int:number>/undo/", views_rounds.round_undo, name="round_undo"),
     path("e/<slug:slug>/staff/rounds/<int:number>/close/", views_rounds.round_close, name="round_close"),

@@ -35,7 +35,8 @@ def _rows(round: Round) -> list[dict]:
             and job.status == PrintJob.Status.DONE
             and job.source_digest != printing.print_digest(round=round, kind=kind)
         )
-        rows.append({"kind": kind, "label": label, "job": job, "stale": stale})
+        refusal = printing.draft_refusal(round=round, kind=kind)
+        rows.append({"kind": kind, "label": label, "job": job, "stale": stale, "refusal": refusal})
     return rows
 
 

@@ -10,7 +10,7 @@ import hashlib
 
 from django.core.cache import cache
 from django.db.models import Count, Sum
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -57,17 +57,25 @@ def _pairings_context(event: Event, round: Round | None) -> dict:
             "registration__player__name", "registration__player__public_short_name"
         )
     )
+    # A swap bumps the tables' versions; publishing changes published_at (and the swaps marked after it).
+    published = round.published_at.isoformat() if round.published_at else "draft"
     key = (
-        f"pairings:{round.pk}:{round.paired_at.isoformat()}:{round.status}:{state['tables']}:"
+        f"pairings:{round.pk}:{round.paired_at.isoformat()}:{published}:{round.status}:{state['tables']}:"
         f"{state['versions']}:{names}"
     )
     body = cache.get(key)
     if body is None:
         tables = selectors.round_tables(round)
+        swaps = selectors.swaps_after_publishing(round)
         player_url = reverse("tournaments:player", kwargs={"slug": event.slug, "pk": 0})[:-2]
         body = render_to_string(
             "tournaments/_pairings_body.html",
-            {**context, "tables": tables, "alphabetical": _alphabetical(tables), "player_url": player_url},
+            {
+                **context,
+                "tables": [(t, swaps.get(t.table.number, [])) for t in tables],
+                "alphabetical": _alphabetical(tables),
+                "player_url": player_url,
+            },
         )
         cache.set(key, body, 3600)
     context["pairings_body"] = body
@@ -76,9 +84,9 @@ def _pairings_context(event: Event, round: Round | None) -> dict:
 
 def event_home(request: HttpRequest, event: Event) -> dict:
     """Extra context for the public event page once the event has started."""
-    round = selectors.current_round(event)
+    round = selectors.current_public_round(event)
     context = _pairings_context(event, round)
-    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    rounds = list(selectors.public_rounds(event))
     context["earlier_rounds"] = [r for r in rounds if r != round]
     context["final_ranking"] = round_services.final_ranking(event, limit=FINAL_RANKING_SHOWN)
     return context
@@ -88,8 +96,11 @@ def event_home(request: HttpRequest, event: Event) -> dict:
 def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event(slug)
     round = get_object_or_404(Round, event=event, number=number)
+    role = role_for(request.user, event)
+    if not selectors.round_visible(round, staff=bool(role)):
+        raise Http404("This round's pairings are not published yet.")
     context = _pairings_context(event, round)
-    context["role"] = role_for(request.user, event)
+    context["role"] = role
     if request.htmx:
         return render(request, "tournaments/_pairings.html", context)
     return render(request, "tournaments/pairings.html", context)
@@ -146,7 +157,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _bracket(event: Event) -> list[tuple[Round, list[selectors.TableView]]]:
-    playoff_rounds = Round.objects.filter(event=event).exclude(kind=Round.Kind.SWISS).order_by("number")
+    playoff_rounds = selectors.public_rounds(event).exclude(kind=Round.Kind.SWISS)
     return [(r, selectors.round_tables(r)) for r in playoff_rounds]
 
 
@@ -232,7 +243,7 @@ def api_events(request: HttpRequest) -> JsonResponse:
 def api_event(request: HttpRequest, slug: str) -> JsonResponse:
     event = _event(slug)
     data = _event_json(event)
-    data["rounds"] = [_round_json(r) for r in Round.objects.filter(event=event).order_by("number")]
+    data["rounds"] = [_round_json(r) for r in selectors.public_rounds(event)]
     data["players"] = [
         {
             "id": r.pk,
@@ -253,7 +264,7 @@ def api_event(request: HttpRequest, slug: str) -> JsonResponse:
 @require_GET
 def api_round(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     event = _event(slug)
-    round = get_object_or_404(Round, event=event, number=number)
+    round = get_object_or_404(selectors.public_rounds(event), number=number)
     return JsonResponse(_round_json(round, selectors.round_tables(round)))
 
 

@@ -89,16 +89,38 @@ def event_start(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_staff_required("run")
 def round_pair(request: HttpRequest, event: Event) -> HttpResponse:
+    publish = "publish" in request.POST
     try:
         number = int(request.POST["number"])
-        round = rounds.round_pair(event=event, number=number)
+        round = rounds.round_pair(event=event, number=number, publish=publish)
     except (KeyError, ValueError):
         messages.error(request, "Which round? Reload the page and try again.")
         return _back(event)
     except ActionError as exc:
         messages.error(request, exc.message)
         return _back(event)
+    messages.success(request, _paired_message(round))
     return _back(event, round.number)
+
+
+def _paired_message(round: Round) -> str:
+    if round.published:
+        return f"{round.label} paired and published: players see their tables."
+    return f"{round.label} paired as a draft: only staff see it until you publish it."
+
+
+@require_POST
+@event_staff_required("run")
+def round_publish(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Make a draft public: the pairings pages, players' pages, the API and the wall sheets show it."""
+    round = _round(event, number)
+    was_published = round.published
+    round = rounds.round_publish(round=round)
+    if was_published:
+        messages.info(request, f"{round.label} was already published.")
+    else:
+        messages.success(request, f"{round.label} published: players see their tables.")
+    return _back(event, number)
 
 
 @event_staff_required("run")
@@ -135,7 +157,11 @@ def _round_action(request: HttpRequest, event: Event, number: int, action, done:
 @require_POST
 @event_staff_required("run")
 def round_repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    return _round_action(request, event, number, rounds.round_repair, f"Round {number} paired again.")
+    was_published = _round(event, number).published
+    done = f"Round {number} paired again."
+    if was_published:
+        done += " It is a draft again: players no longer see it until you publish it."
+    return _round_action(request, event, number, rounds.round_repair, done)
 
 
 @require_POST
@@ -186,11 +212,14 @@ def seats_swap(request: HttpRequest, event: Event, number: int) -> HttpResponse:
 @event_staff_required("run")
 def playoffs_start(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        round = rounds.playoffs_start(event=event)
+        round = rounds.playoffs_start(event=event, publish="publish" in request.POST)
     except ActionError as exc:
         messages.error(request, exc.message)
         return _back(event)
-    messages.success(request, f"{round.label} seated; turn order follows the Swiss standings (9.100).")
+    shown = "published" if round.published else "a draft only staff see until you publish it"
+    messages.success(
+        request, f"{round.label} seated ({shown}); turn order follows the Swiss standings (9.100)."
+    )
     return _back(event, round.number)
 
 
@@ -198,11 +227,14 @@ def playoffs_start(request: HttpRequest, event: Event) -> HttpResponse:
 @event_staff_required("run")
 def final_start(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        round = rounds.final_start(event=event)
+        round = rounds.final_start(event=event, publish="publish" in request.POST)
     except ActionError as exc:
         messages.error(request, exc.message)
         return _back(event)
-    messages.success(request, "The final is seated.")
+    if round.published:
+        messages.success(request, "The final is seated and published.")
+    else:
+        messages.success(request, "The final is seated as a draft: only staff see it until you publish it.")
     return _back(event, round.number)
 
 

@@ -56,7 +56,7 @@ def test_it_has_every_linked_record_with_events_seats_and_penalties_but_no_judge
     make_players(event, 7)
     Player.objects.filter(pk=registration.player_id).update(user=ann, email="ann@example.org")
     event = rounds.event_start(event=event)
-    round = rounds.round_pair(event=event, number=1)
+    round = rounds.round_pair(event=event, number=1, publish=True)
     judging_services.penalty_record(
         event=event,
         user=organizer,

@@ -147,7 +147,7 @@ def test_hostile_ids_in_the_judges_pickers_and_the_swap_are_not_a_500(client, wo
     for registration in event.registrations.filter(waitlisted_at__isnull=True):
         services.registration_set_checked_in(registration=registration, checked_in=True)
     event = rounds.event_start(event=event, rounds_override=3)
-    rounds.round_pair(event=event, number=1)
+    rounds.round_pair(event=event, number=1, publish=True)
     log_in(client, world, "organizer")
     slug = event.slug
     for url in (

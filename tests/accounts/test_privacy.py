@@ -40,7 +40,7 @@ def finished_event() -> tuple[Event, Registration]:
     Player.objects.filter(pk=ann.player_id).update(user=ann_user)
     event = rounds.event_start(event=event)
     for number in range(1, event.swiss_rounds + 1):
-        round = rounds.round_pair(event=event, number=number)
+        round = rounds.round_pair(event=event, number=number, publish=True)
         if number == 1:
             judging_services.penalty_record(
                 event=event,
@@ -50,7 +50,7 @@ def finished_event() -> tuple[Event, Registration]:
                 registration=ann,
             )
         play_round(round, random.Random(number))
-    play_round(rounds.playoffs_start(event=event), random.Random(9))
+    play_round(rounds.playoffs_start(event=event, publish=True), random.Random(9))
     services.privacy_set(user=ann_user, short_name=True)
     return Event.objects.get(pk=event.pk), Registration.objects.select_related("player__user").get(pk=ann.pk)
 

@@ -17,9 +17,14 @@ def running_event(players: int = 8, **fields) -> tuple[Event, list[Registration]
     return event, make_players(event, players)
 
 
-def seat_round(event: Event, registrations: list[Registration], *, number: int = 1, size: int = 4) -> Round:
-    """Round ``number`` with tables of ``size`` in the order given: registrations[0] is P1 at table 1."""
-    round = Round.objects.create(event=event, number=number)
+def seat_round(
+    event: Event, registrations: list[Registration], *, number: int = 1, size: int = 4, published: bool = True
+) -> Round:
+    """Round ``number`` with tables of ``size`` in the order given: registrations[0] is P1 at table 1.
+    Published (players see it) unless ``published=False`` (a draft only staff see)."""
+    round = Round.objects.create(
+        event=event, number=number, published_at=timezone.now() if published else None
+    )
     for t, start in enumerate(range(0, len(registrations), size), start=1):
         table = Table.objects.create(round=round, number=t)
         for s, registration in enumerate(registrations[start : start + size], start=1):

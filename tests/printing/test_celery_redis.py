@@ -33,7 +33,7 @@ user = make_user("org")
 event = make_event(organizer=user, name="Worker Open")
 make_players(event, 12)
 event = rounds.event_start(event=event)
-rounds.round_pair(event=event, number=1)
+rounds.round_pair(event=event, number=1, publish=True)
 print(event.slug)
 """
 

@@ -23,7 +23,7 @@ def paired_event(players: int = 8):
     event = make_event(organizer=organizer)
     make_players(event, players)
     event = rounds.event_start(event=event)
-    return organizer, event, rounds.round_pair(event=event, number=1)
+    return organizer, event, rounds.round_pair(event=event, number=1, publish=True)
 
 
 def test_printing_slips_from_the_page_makes_a_pdf_with_every_table(client):

@@ -46,7 +46,7 @@ def test_the_print_page_says_where_the_qr_codes_point(client, settings):
     organizer = make_user()
     event = make_event(organizer=organizer)
     make_players(event, 8)
-    rounds.round_pair(event=rounds.event_start(event=event), number=1)
+    rounds.round_pair(event=rounds.event_start(event=event), number=1, publish=True)
     client.force_login(organizer)
     url = reverse("tournaments:print_center", kwargs={"slug": event.slug, "number": 1})
     settings.ALLOWED_HOSTS = ["dcdb.example.org"]

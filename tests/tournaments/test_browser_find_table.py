@@ -16,7 +16,7 @@ def test_find_my_table_filters_and_survives_a_refresh(phone_page, live_server):
     registration.player.name = "Liam O'Neill"
     registration.player.save()
     event = rounds.event_start(event=event)
-    rounds.round_pair(event=event, number=1)
+    rounds.round_pair(event=event, number=1, publish=True)
 
     phone_page.goto(live_server.url + event.get_absolute_url())
     phone_page.fill("#find-my-table", "o’neill")  # a phone's curly apostrophe

@@ -26,7 +26,7 @@ def started_event(players: int, **fields) -> Event:
 def play_swiss(event: Event, rng: random.Random) -> list[Round]:
     played = []
     for number in range(1, event.swiss_rounds + 1):
-        played.append(play_round(rounds.round_pair(event=event, number=number), rng))
+        played.append(play_round(rounds.round_pair(event=event, number=number, publish=True), rng))
     return played
 
 
@@ -69,7 +69,7 @@ def test_a_9_player_event_plays_three_3_player_tables_for_4_rounds_then_a_top_4_
     swiss = play_swiss(event, random.Random(9))
     assert [table_sizes(r) for r in swiss] == [[3, 3, 3]] * 4
 
-    final = rounds.playoffs_start(event=event)
+    final = rounds.playoffs_start(event=event, publish=True)
     assert final.kind == Round.Kind.FINAL and final.number == 5
     assert seated(final) == [standing_ids(event)[:4]]  # turn order = Swiss standing (9.100)
     play_round(final, random.Random(1))
@@ -95,12 +95,12 @@ def test_a_37_player_event_seats_semi_finals_1_4_5_8_and_2_3_6_7_then_the_final_
     play_swiss(event, random.Random(37))
     top = standing_ids(event)[:8]
 
-    semi = rounds.playoffs_start(event=event)
+    semi = rounds.playoffs_start(event=event, publish=True)
     assert semi.kind == Round.Kind.SEMIFINAL
     assert seated(semi) == [[top[0], top[3], top[4], top[7]], [top[1], top[2], top[5], top[6]]]
     play_round(semi, random.Random(2))
 
-    final = rounds.final_start(event=event)
+    final = rounds.final_start(event=event, publish=True)
     semi_places = [
         [s.registration_id for s in sorted(v.seats, key=lambda s: s.placement)]
         for v in selectors.round_tables(semi)
@@ -153,8 +153,8 @@ def test_the_standard_round_count_is_standard():
 
 def test_pairing_the_same_round_twice_creates_it_once():
     event = started_event(12)
-    first = rounds.round_pair(event=event, number=1)
-    second = rounds.round_pair(event=event, number=1)
+    first = rounds.round_pair(event=event, number=1, publish=True)
+    second = rounds.round_pair(event=event, number=1, publish=True)
     assert first.pk == second.pk
     assert Round.objects.filter(event=event).count() == 1
     assert Seat.objects.filter(round=first).count() == 12
@@ -162,9 +162,9 @@ def test_pairing_the_same_round_twice_creates_it_once():
 
 def test_the_next_round_is_not_paired_while_the_last_one_runs():
     event = started_event(12)
-    rounds.round_pair(event=event, number=1)
+    rounds.round_pair(event=event, number=1, publish=True)
     with pytest.raises(ActionError, match="still running"):
-        rounds.round_pair(event=event, number=2)
+        rounds.round_pair(event=event, number=2, publish=True)
 
 
 # --- Drops and late entries ----------------------------------------------------------------
@@ -173,11 +173,11 @@ def test_the_next_round_is_not_paired_while_the_last_one_runs():
 def test_a_player_who_drops_between_rounds_is_not_paired_again_but_keeps_their_results():
     event = started_event(13)
     rng = random.Random(5)
-    play_round(rounds.round_pair(event=event, number=1), rng)
+    play_round(rounds.round_pair(event=event, number=1, publish=True), rng)
     leaver = Registration.objects.filter(event=event).order_by("pk").first()
     services.registration_drop(registration=leaver, reason="went home", after_round=1)
 
-    second = rounds.round_pair(event=event, number=2)
+    second = rounds.round_pair(event=event, number=2, publish=True)
     assert leaver.pk not in {p for table in seated(second) for p in table}
     assert sorted(table_sizes(second)) == [4, 4, 4]
 
@@ -192,13 +192,13 @@ def test_a_dropped_player_does_not_make_the_play_off_cut():
     leader = standing_ids(event)[0]
     services.registration_drop(registration=Registration.objects.get(pk=leader), after_round=4)
     event.refresh_from_db()
-    final = rounds.playoffs_start(event=event)
+    final = rounds.playoffs_start(event=event, publish=True)
     assert seated(final) == [standing_ids(event)[1:5]]
 
 
 def test_a_player_who_leaves_the_game_is_last_whatever_their_vp():
     event = started_event(12)
-    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1)).first()
+    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1, publish=True)).first()
     seats = results.result_enter(
         table=table,
         entries=slip(table, (50, 3), (30, 1), (20, 1), (25, 0), extra={1: {"left_game": 1}}),
@@ -211,12 +211,12 @@ def test_a_player_who_leaves_the_game_is_last_whatever_their_vp():
 
 def test_a_late_entry_joins_the_next_round_with_0_points_for_the_round_missed():
     event = started_event(12)
-    play_round(rounds.round_pair(event=event, number=1), random.Random(6))
+    play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(6))
     late = services.registration_add(event=event, name="Late Larry")
     services.registration_set_checked_in(registration=late, checked_in=True)
     assert late.joined_round == 2
 
-    second = play_round(rounds.round_pair(event=event, number=2), random.Random(7))
+    second = play_round(rounds.round_pair(event=event, number=2, publish=True), random.Random(7))
     assert sorted(table_sizes(second)) == [3, 3, 3, 4]
     event.refresh_from_db()
     line = next(s for s in selectors.event_standings(event) if s.registration.pk == late.pk)
@@ -227,8 +227,8 @@ def test_a_late_entry_joins_the_next_round_with_0_points_for_the_round_missed():
 
 def test_a_late_entry_seated_by_drawing_the_round_again_plays_from_that_round():
     event = started_event(12)
-    play_round(rounds.round_pair(event=event, number=1), random.Random(6))
-    second = rounds.round_pair(event=event, number=2)
+    play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(6))
+    second = rounds.round_pair(event=event, number=2, publish=True)
     late = services.registration_add(event=event, name="Late Larry")
     services.registration_set_checked_in(registration=late, checked_in=True)
     assert late.joined_round == 3  # round 2 was already paired
@@ -255,7 +255,7 @@ def test_a_late_entry_seated_by_drawing_the_round_again_plays_from_that_round():
 )
 def test_an_impossible_slip_is_refused_and_nothing_is_saved(extra, message):
     event = started_event(8)
-    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1)).first()
+    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1, publish=True)).first()
     with pytest.raises(ActionError, match=message):
         results.result_enter(
             table=table,
@@ -268,7 +268,7 @@ def test_an_impossible_slip_is_refused_and_nothing_is_saved(extra, message):
 
 def test_a_correction_after_the_round_closed_needs_a_reason():
     event = started_event(8)
-    closed = play_round(rounds.round_pair(event=event, number=1), random.Random(1))
+    closed = play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(1))
     table = Table.objects.filter(round=closed).first()
     with pytest.raises(ActionError, match="give a reason"):
         results.result_enter(
@@ -282,7 +282,7 @@ def test_a_correction_after_the_round_closed_needs_a_reason():
 def test_a_correction_after_close_is_logged_and_recomputes_the_standings():
     event = started_event(8)
     judge = make_user("judge")
-    closed = play_round(rounds.round_pair(event=event, number=1), random.Random(1))
+    closed = play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(1))
     table = Table.objects.filter(round=closed).order_by("number").first()
     last = Seat.objects.get(table=table, placement=4).registration
     before = {
@@ -311,7 +311,7 @@ def test_a_correction_after_close_is_logged_and_recomputes_the_standings():
 
 def test_a_second_judge_saving_a_stale_form_gets_a_conflict_with_the_first_judges_values():
     event = started_event(8)
-    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1)).first()
+    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1, publish=True)).first()
     alice, bob = make_user("alice"), make_user("bob")
     loaded_version = table.version  # both judges open the form
     results.result_enter(
@@ -334,7 +334,7 @@ def test_a_second_judge_saving_a_stale_form_gets_a_conflict_with_the_first_judge
 
 def test_a_tie_on_vp_and_super_villains_asks_who_defeated_a_super_villain_most_recently():
     event = started_event(8)
-    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1)).first()
+    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1, publish=True)).first()
     seats = list(Seat.objects.filter(table=table).order_by("seat"))
     with pytest.raises(results.NeedsRecentSuperVillain) as question:
         results.result_enter(
@@ -350,7 +350,7 @@ def test_a_tie_on_vp_and_super_villains_asks_who_defeated_a_super_villain_most_r
 
 def test_the_answer_to_the_tie_question_decides_the_placement():
     event = started_event(8)
-    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1)).first()
+    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1, publish=True)).first()
     first, second = Seat.objects.filter(table=table).order_by("seat")[:2]
     placed = results.result_enter(
         table=table,
@@ -367,7 +367,7 @@ def test_the_answer_to_the_tie_question_decides_the_placement():
 def test_a_tie_for_third_in_a_swiss_game_is_settled_by_turn_order_without_asking():
     # 3rd and 4th both score 2 points at a 4-player table: the question does not matter.
     event = started_event(8)
-    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1)).first()
+    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1, publish=True)).first()
     placed = results.result_enter(
         table=table, entries=slip(table, (40, 2), (30, 2), (20, 1), (20, 1)), expected_version=0, user=None
     )
@@ -378,7 +378,7 @@ def test_a_tie_for_third_in_the_final_asks_the_question():
     # In the final every place is a place in the event's ranking (DECISIONS.md, play-offs).
     event = started_event(8)
     play_swiss(event, random.Random(4))
-    final = rounds.playoffs_start(event=event)
+    final = rounds.playoffs_start(event=event, publish=True)
     table = Table.objects.get(round=final)
     with pytest.raises(results.NeedsRecentSuperVillain):
         results.result_enter(
@@ -391,7 +391,7 @@ def test_a_tie_for_third_in_the_final_asks_the_question():
 
 def test_a_round_with_a_missing_result_does_not_close():
     event = started_event(8)
-    round = rounds.round_pair(event=event, number=1)
+    round = rounds.round_pair(event=event, number=1, publish=True)
     play_table(Table.objects.filter(round=round).first(), random.Random(1))
     with pytest.raises(ActionError, match="1 table\\(s\\) have no result yet: 2"):
         rounds.round_close(round=round)
@@ -402,7 +402,7 @@ def test_a_round_with_a_missing_result_does_not_close():
 
 def test_the_standings_show_a_drop_made_after_the_last_result():
     event = started_event(9)
-    play_round(rounds.round_pair(event=event, number=1), random.Random(1))
+    play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(1))
     event.refresh_from_db()
     selectors.event_standings(event)  # the page was viewed, the standings are cached
     leaver = Registration.objects.filter(event=event).order_by("pk").first()
@@ -414,7 +414,7 @@ def test_the_standings_show_a_drop_made_after_the_last_result():
 
 def test_the_standings_list_a_late_entry_once_checked_in():
     event = started_event(9)
-    play_round(rounds.round_pair(event=event, number=1), random.Random(1))
+    play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(1))
     event.refresh_from_db()
     selectors.event_standings(event)
     late = services.registration_add(event=event, name="Late Larry")
@@ -430,8 +430,8 @@ def test_a_swap_with_many_warnings_is_logged_within_the_reason_field():
     for i in range(8):
         make_registration(event, f"Bartholomew Featherstonehaugh-Cholmondeley {i}", checked_in=True)
     event = rounds.event_start(event=event)
-    play_round(rounds.round_pair(event=event, number=1), random.Random(1))
-    second = rounds.round_pair(event=event, number=2)
+    play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(1))
+    second = rounds.round_pair(event=event, number=2, publish=True)
     first_seats = [view.seats[0] for view in selectors.round_tables(second)]
     warnings = rounds.seats_swap(round=second, first=first_seats[0], second=first_seats[1])
     assert len("; ".join(warnings)) > 300
@@ -443,7 +443,7 @@ def test_a_swap_with_many_warnings_is_logged_within_the_reason_field():
 def test_a_play_off_swap_warns_that_it_departs_from_the_seating_the_rules_prescribe():
     event = started_event(37)
     play_swiss(event, random.Random(37))
-    semi = rounds.playoffs_start(event=event)
+    semi = rounds.playoffs_start(event=event, publish=True)
     first, second = (view.seats[0] for view in selectors.round_tables(semi))
     warnings = rounds.seats_swap(round=semi, first=first, second=second)
     assert len(warnings) == 1

@@ -20,9 +20,9 @@ def running_event(players: int, *, played: int = 1, organizer=None):
     event = rounds.event_start(event=event)
     rng = random.Random(players)
     for number in range(1, played + 1):
-        play_round(rounds.round_pair(event=event, number=number), rng)
+        play_round(rounds.round_pair(event=event, number=number, publish=True), rng)
     if played < (event.swiss_rounds or 0):
-        rounds.round_pair(event=event, number=played + 1)
+        rounds.round_pair(event=event, number=played + 1, publish=True)
     event.refresh_from_db()
     return event
 
@@ -196,6 +196,7 @@ def test_pairing_twice_from_the_page_creates_one_round(client):
 ROUND_URLS = [
     ("tournaments:rounds", "get", {}),
     ("tournaments:round_staff", "get", {"number": 2}),
+    ("tournaments:round_publish", "post", {"number": 2}),
     ("tournaments:table_result", "get", {"number": 2, "table": 1}),
     ("tournaments:round_close", "post", {"number": 2}),
     ("tournaments:seats_swap", "post", {"number": 2}),
@@ -367,7 +368,7 @@ def test_undoing_a_drop_after_the_play_offs_were_seated_says_they_keep_their_tab
     event = running_event(8, played=4)
     ann = Registration.objects.filter(event=event).first()
     registration_services.registration_drop(registration=ann, reason="by mistake", after_round=4)
-    rounds.playoffs_start(event=event)
+    rounds.playoffs_start(event=event, publish=True)
     client = judge_client(client, event)
     page = client.post(reverse("tournaments:undrop", args=[event.slug, ann.pk]), follow=True).content.decode()
     assert "back in the event" in page

@@ -31,7 +31,7 @@ def entries(table: Table, vps: list[int]) -> list[results.SeatEntry]:
 
 def scenario_pairing_at_once() -> None:
     event = started_event(16)
-    outcomes = at_once(*[lambda: rounds.round_pair(event=event, number=1).pk] * 4)
+    outcomes = at_once(*[lambda: rounds.round_pair(event=event, number=1, publish=True).pk] * 4)
     assert [exc for _, exc in outcomes] == [None] * 4
     assert len({pk for pk, _ in outcomes}) == 1
     assert Round.objects.filter(event=event).count() == 1
@@ -40,7 +40,7 @@ def scenario_pairing_at_once() -> None:
 
 def scenario_same_table_at_once() -> None:
     event = started_event(8)
-    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1)).first()
+    table = Table.objects.filter(round=rounds.round_pair(event=event, number=1, publish=True)).first()
     alice, bob = make_user(), make_user()
     slips = {alice: entries(table, [40, 30, 20, 10]), bob: entries(table, [10, 20, 30, 40])}
     outcomes = at_once(
@@ -64,7 +64,7 @@ def scenario_same_table_at_once() -> None:
 
 def scenario_different_tables_at_once() -> None:
     event = started_event(8)
-    round = rounds.round_pair(event=event, number=1)
+    round = rounds.round_pair(event=event, number=1, publish=True)
     first, second = Table.objects.filter(round=round).order_by("number")
     outcomes = at_once(
         lambda: results.result_enter(
@@ -82,15 +82,15 @@ def scenario_different_tables_at_once() -> None:
 
 def scenario_pair_while_closing() -> None:
     event = started_event(12)
-    round = rounds.round_pair(event=event, number=1)
+    round = rounds.round_pair(event=event, number=1, publish=True)
     for table in Table.objects.filter(round=round):
         results.result_enter(
             table=table, entries=entries(table, [40, 30, 20, 10]), expected_version=0, user=None
         )
     outcomes = at_once(
         lambda: rounds.round_close(round=round),
-        lambda: rounds.round_pair(event=event, number=2),
-        lambda: rounds.round_pair(event=event, number=2),
+        lambda: rounds.round_pair(event=event, number=2, publish=True),
+        lambda: rounds.round_pair(event=event, number=2, publish=True),
     )
     assert outcomes[0][1] is None
     # Pairing before the close finished is refused with a message; after it, one round 2.

@@ -22,7 +22,7 @@ def event_after_two_rounds(players: int) -> Event:
     make_players(event, players)
     event = rounds.event_start(event=event)
     for number in (1, 2):
-        play_round(rounds.round_pair(event=event, number=number), random.Random(number))
+        play_round(rounds.round_pair(event=event, number=number, publish=True), random.Random(number))
     return Event.objects.get(pk=event.pk)
 
 

@@ -291,7 +291,7 @@ def test_after_a_name_change_slips_show_the_new_name_and_older_printouts_are_out
     event = make_event(organizer=organizer)
     make_players(event, 8)
     event = rounds.event_start(event=event)
-    round = rounds.round_pair(event=event, number=1)
+    round = rounds.round_pair(event=event, number=1, publish=True)
     job, _ = printing.print_request(round=round, kind="slips")
     printing.print_enqueue(job=job)
     assert PrintJob.objects.get(pk=job.pk).status == PrintJob.Status.DONE

@@ -33,12 +33,26 @@ def print_digest(*, round: Round, kind: str) -> str:
     return printing.digest(printouts.BUILDERS[kind](round))
 
 
+# Printouts that show a round's tables to the room: never of a draft (match slips go to the tables
+# themselves, so organizers may print them ahead).
+PUBLIC_KINDS = (PrintJob.Kind.PAIRINGS_BY_NAME, PrintJob.Kind.PAIRINGS_BY_TABLE, PrintJob.Kind.PLAYOFFS)
+
+
+def draft_refusal(*, round: Round, kind: str) -> str:
+    """Why this printout cannot be made now ("" if it can): pairings of a draft stay off the wall."""
+    if kind in PUBLIC_KINDS and not round.published:
+        return f"Publish {round.label.lower()} first: its pairings are a draft only staff see."
+    return ""
+
+
 def print_request(*, round: Round, kind: str, user=None) -> tuple[PrintJob, bool]:
     """Return the printout's job: the current finished one, the one under way, or a new one (created=True)."""
     if kind not in PrintJob.Kind.values:
         raise ActionError(f"Unknown printout {kind!r}.")
     if kind == PrintJob.Kind.PLAYOFFS and round.kind == Round.Kind.SWISS:
         raise ActionError("Play-off seating is printed for a play-off round.")
+    if refusal := draft_refusal(round=round, kind=kind):
+        raise ActionError(refusal)
     source = print_digest(round=round, kind=kind)
     jobs = PrintJob.objects.filter(event_id=round.event_id, round=round, kind=kind)
     active = jobs.filter(status__in=PrintJob.ACTIVE).first()

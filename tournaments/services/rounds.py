@@ -303,6 +303,9 @@ def round_close(*, round: Round) -> Round:
         round = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
         if round.closed:
             return round
+        if not round.published:
+            # Closing counts the results in the public standings: players must have seen the tables first.
+            raise ActionError(f"Publish {round.label.lower()} first: its tables are a draft only staff see.")
         missing = list(
             Table.objects.filter(round=round, result_entered_at__isnull=True).values_list("number", flat=True)
         )

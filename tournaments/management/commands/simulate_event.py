@@ -158,18 +158,18 @@ class Simulator:
         event = round_services.event_start(event=event)
         for number in range(1, event.swiss_rounds + 1):
             t = time.perf_counter()
-            round = round_services.round_pair(event=event, number=number)
+            round = round_services.round_pair(event=event, number=number, publish=True)
             self.timings.add("pairing", t)
             self.play(round)
             if number < event.swiss_rounds:
                 self.drop_some(event, after_round=number)
         t = time.perf_counter()
-        round = round_services.playoffs_start(event=event)
+        round = round_services.playoffs_start(event=event, publish=True)
         self.timings.add("play-offs", t)
         self.play(round)
         if round.kind == Round.Kind.SEMIFINAL:
             t = time.perf_counter()
-            round = round_services.final_start(event=event)
+            round = round_services.final_start(event=event, publish=True)
             self.timings.add("play-offs", t)
             self.play(round)
         event.refresh_from_db()
