@@ -179,12 +179,18 @@ class EventForm(forms.ModelForm):
             "allow_five_table",
             "paper_size",
             "publish_penalties",
+            "player_reporting",
+            "confirm_minutes",
             "self_registration_guests",
             "player_cap",
             "registration_deadline",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
-        labels = {"allow_five_table": "Allow a 5-player table"}
+        labels = {
+            "allow_five_table": "Allow a 5-player table",
+            "player_reporting": "Players report results from their phones",
+            "confirm_minutes": "Minutes to confirm a reported slip",
+        }
 
     def clean_round_minutes(self) -> int:
         minutes = self.cleaned_data["round_minutes"]
