@@ -56,10 +56,9 @@ def event_form_data(event: Event | None = None, **overrides) -> dict:
         "tiebreaker_1": "super_villains",
         "tiebreaker_2": "opponents_points_rate",
         "tiebreaker_3": "vp",
+        "player_reporting": str(event.player_reporting) if event else "True",
         "confirm_minutes": event.confirm_minutes if event else 10,
     }
-    if event is None or event.player_reporting:
-        data["player_reporting"] = "on"  # a ticked checkbox; an unticked one is not posted
     if event is not None:
         data["version"] = event.settings_version
     data.update(overrides)

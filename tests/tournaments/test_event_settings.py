@@ -24,7 +24,7 @@ def settings_data(event: Event, **changes) -> dict:
         "tiebreaker_1": "super_villains",
         "tiebreaker_2": "opponents_points_rate",
         "tiebreaker_3": "vp",
-        "player_reporting": "on" if event.player_reporting else "",
+        "player_reporting": str(event.player_reporting),
         "confirm_minutes": event.confirm_minutes,
         "version": event.settings_version,
     }
