@@ -82,9 +82,9 @@ class ReportState:
             return (
                 f"Disputed by {self.disputer}: “{self.report.dispute_reason}” (reported by {self.reporter})"
             )
-        text = (
-            f"Reported by {self.reporter} at {timezone.localtime(self.report.at):%H:%M} · {self.count_text}"
-        )
+        text = f"Reported by {self.reporter} at {timezone.localtime(self.report.at):%H:%M}"
+        if self.overdue:  # the badge says only that a judge is needed: say how far the signatures got
+            text += f" · {self.count_text}"
         if self.waiting:
             waiting = ", ".join(s.registration.player.name for s in self.waiting)
             text += f" · {'still missing' if self.overdue else 'waiting for'}: {waiting}"
