@@ -200,3 +200,11 @@ def test_the_round_page_and_the_desk_show_the_open_tables(client, url_name):
     kwargs = {"slug": event.slug, **({"number": 1} if url_name == "tournaments:round_staff" else {})}
     page = client.get(reverse(url_name, kwargs=kwargs)).content.decode()
     assert "2 of 2 tables still open: 1 needs a judge, 1 not reported." in page
+
+
+def test_the_tables_own_page_follows_the_report_too():
+    _, round = published_round()
+    slip = report(table_of(round, 1), [40, 30, 20, 10])
+    assert selectors.table_clock(table=table_of(round, 1)).status == selectors.REPORTED
+    dispute(slip, 2, "wrong VP")
+    assert selectors.table_clock(table=table_of(round, 1)).status == selectors.DISPUTED
