@@ -11,26 +11,43 @@ from rapidfuzz import fuzz
 from tournaments.models import Event, Player, Registration, Round, Seat, Table
 from tournaments.names import name_matches, search_key
 from tournaments.selectors import TableView, current_round, round_tables
+from tournaments.selectors_reports import (
+    BY_THE_TABLE,
+    OpenTables,
+    ReportState,
+    open_tables,
+    results_by,
+    round_reports,
+    table_report,
+)
 
 from . import clock as clockmath
 from . import escalation
 from . import time_call as time_calls
 from .models import ClockPause, Infraction, Penalty, PenaltyPolicy, RoundClock, TableExtension, TimeCall
 
-# Table status on the judge view, in the order a judge deals with them.
+# Table status on the judge view, in the order a judge deals with them: a disputed report, or one with a
+# confirmation missing after the event's confirm_minutes, needs a judge first.
+DISPUTED = "disputed"
+NEEDS_JUDGE = "needs_judge"
 TIME_CALLED = "time_called"
 EXTRA_TURNS = "extra_turns"
 SLIP_DUE = "slip_due"
+REPORTED = "reported"
 PLAYING = "playing"
 RESULT_IN = "result_in"
 STATUS_LABELS = {
+    DISPUTED: "Disputed: needs a judge",
+    NEEDS_JUDGE: "Needs a judge: not confirmed",
     TIME_CALLED: "Time called",
     EXTRA_TURNS: "In extra turns",
     SLIP_DUE: "Game over, slip due",
-    PLAYING: "Playing",
-    RESULT_IN: "Result in",
+    REPORTED: "Reported, waiting for confirmations",
+    PLAYING: "Not reported (playing)",
+    RESULT_IN: "Confirmed",
 }
-STATUS_ORDER = [TIME_CALLED, EXTRA_TURNS, SLIP_DUE, PLAYING, RESULT_IN]
+STATUS_ORDER = [DISPUTED, NEEDS_JUDGE, TIME_CALLED, EXTRA_TURNS, SLIP_DUE, REPORTED, PLAYING, RESULT_IN]
+NEEDS_A_JUDGE = (DISPUTED, NEEDS_JUDGE)
 
 
 def _clock_of(round_clock: RoundClock | None, pauses: list[ClockPause]) -> clockmath.Clock | None:
@@ -117,6 +134,21 @@ class TableState:
     time_call: TimeCall | None
     status: str
     turns: list[Turn] = field(default_factory=list)
+    report: ReportState | None = None  # the open report of the table's slip, if any
+    result_by: str = ""  # "table" or "judge" once the result is in
+
+    @property
+    def needs_judge(self) -> bool:
+        return self.status in NEEDS_A_JUDGE
+
+    @property
+    def detail(self) -> str:
+        """What the status means for this table: who reported and who signed, or who put the result in."""
+        if self.report is not None and not self.table.has_result:
+            return self.report.summary
+        if self.table.has_result and self.result_by:
+            return "by the table" if self.result_by == BY_THE_TABLE else "by a judge"
+        return ""
 
     @property
     def remaining_text(self) -> str:
@@ -172,9 +204,16 @@ def turn_sequence(call: TimeCall, seats: list[Seat]) -> list[Turn]:
     ]
 
 
-def _status(table: Table, remaining: int | None, call: TimeCall | None) -> str:
+def _status(
+    table: Table, remaining: int | None, call: TimeCall | None, report: ReportState | None = None
+) -> str:
     if table.has_result:
         return RESULT_IN
+    if report is not None:
+        # A report means the game is over: the clock no longer matters, the signatures do.
+        if report.disputed:
+            return DISPUTED
+        return NEEDS_JUDGE if report.overdue else REPORTED
     if call is not None:
         return EXTRA_TURNS if call.turns_left else SLIP_DUE
     if remaining is not None and remaining <= 0:
@@ -182,7 +221,7 @@ def _status(table: Table, remaining: int | None, call: TimeCall | None) -> str:
     return PLAYING
 
 
-def _table_state(table_view, clock, now, extensions, call) -> TableState:
+def _table_state(table_view, clock, now, extensions, call, report=None, result_by="") -> TableState:
     extra = sum(e.minutes for e in extensions)
     remaining = clock.remaining_seconds(now, extra_minutes=extra) if clock else None
     state = TableState(
@@ -192,7 +231,9 @@ def _table_state(table_view, clock, now, extensions, call) -> TableState:
         extension_minutes=extra,
         extensions=extensions,
         time_call=call,
-        status=_status(table_view.table, remaining, call),
+        status=_status(table_view.table, remaining, call, report),
+        report=report,
+        result_by=result_by,
     )
     if call is not None:
         state.turns = turn_sequence(call, table_view.seats)
@@ -200,18 +241,39 @@ def _table_state(table_view, clock, now, extensions, call) -> TableState:
 
 
 def round_board(*, round: Round) -> tuple[ClockState, list[TableState]]:
-    """The judge view: the clock and every table with its status. Six queries."""
+    """The judge view: the clock and every table with its status, the players' open reports and who
+    signed them. Ten queries at most (one of them the event, unless the round carries it already),
+    whatever the number of tables."""
     clock, pauses = _round_clock(round)
     now = timezone.now()
     extensions: dict[int, list[TableExtension]] = defaultdict(list)
     for extension in TableExtension.objects.filter(table__round=round).select_related("given_by"):
         extensions[extension.table_id].append(extension)
     calls = {c.table_id: c for c in TimeCall.objects.filter(table__round=round)}
+    views = round_tables(round)
+    reports = round_reports(event=round.event, tables=views, now=now)
+    by = results_by(round=round)
     tables = [
-        _table_state(view, clock, now, extensions[view.table.pk], calls.get(view.table.pk))
-        for view in round_tables(round)
+        _table_state(
+            view,
+            clock,
+            now,
+            extensions[view.table.pk],
+            calls.get(view.table.pk),
+            reports.get(view.table.pk),
+            by.get(view.table.pk, ""),
+        )
+        for view in views
     ]
     return _clock_state(round, clock, pauses, now), tables
+
+
+def board_open_tables(tables: list[TableState]) -> OpenTables:
+    """How many of the board's tables are still open, and how many of those need a judge."""
+    return open_tables(
+        [t.table for t in tables],
+        reported={t.table.pk: t.needs_judge for t in tables if t.report is not None},
+    )
 
 
 def sort_by_status(tables: list[TableState]) -> list[TableState]:
@@ -219,7 +281,7 @@ def sort_by_status(tables: list[TableState]) -> list[TableState]:
 
 
 def table_clock(*, table: Table) -> TableState:
-    """One table's clock, seats and time call. Six queries."""
+    """One table's clock, seats, time call and open report. Eight queries at most."""
     round = table.round
     clock, _ = _round_clock(round)
     extensions = list(TableExtension.objects.filter(table=table).select_related("given_by"))
@@ -227,7 +289,8 @@ def table_clock(*, table: Table) -> TableState:
     seats = list(
         Seat.objects.filter(table=table).select_related("registration__player", "round").order_by("seat")
     )
-    return _table_state(TableView(table, seats), clock, timezone.now(), extensions, call)
+    report = table_report(table=table, seats=seats)
+    return _table_state(TableView(table, seats), clock, timezone.now(), extensions, call, report)
 
 
 # --- Penalties ----------------------------------------------------------------------------

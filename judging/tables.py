@@ -5,9 +5,26 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from .models import Penalty
-from .selectors import EXTRA_TURNS, RESULT_IN, SLIP_DUE, TIME_CALLED, TableState
+from .selectors import (
+    DISPUTED,
+    EXTRA_TURNS,
+    NEEDS_JUDGE,
+    REPORTED,
+    RESULT_IN,
+    SLIP_DUE,
+    TIME_CALLED,
+    TableState,
+)
 
-STATUS_BADGE = {TIME_CALLED: "bad", EXTRA_TURNS: "warn", SLIP_DUE: "warn", RESULT_IN: "ok"}
+STATUS_BADGE = {
+    DISPUTED: "bad",
+    NEEDS_JUDGE: "bad",
+    TIME_CALLED: "bad",
+    EXTRA_TURNS: "warn",
+    SLIP_DUE: "warn",
+    REPORTED: "warn",
+    RESULT_IN: "ok",
+}
 
 
 class BoardTable(tables.Table):
@@ -45,12 +62,20 @@ class BoardTable(tables.Table):
         extra = ""
         if record.status == EXTRA_TURNS:
             extra = f" · {record.turns_left} turn{'s' if record.turns_left != 1 else ''} left"
-        return format_html(
+        elif record.report is not None and record.status == REPORTED:
+            extra = f" · {record.report.count_text}"
+        elif record.status == RESULT_IN and record.detail:
+            extra = f" {record.detail}"  # "Confirmed by the table" / "by a judge"
+            return format_html('<span class="badge ok">{}{}</span>', record.status_label, extra)
+        badge = format_html(
             '<span class="badge {}">{}{}</span>',
             STATUS_BADGE.get(record.status, ""),
             record.status_label,
             extra,
         )
+        if record.detail:
+            return format_html('{}<br><span class="small board-detail">{}</span>', badge, record.detail)
+        return badge
 
     def render_time(self, record: TableState) -> str:
         if record.remaining is None:

@@ -121,9 +121,11 @@ def board(request: HttpRequest, event: Event, number: int | None = None) -> Http
             board=BoardTable(ordered, event=event, round=round),
             extra_turns=[t for t in ordered if t.status == selectors.EXTRA_TURNS],
             counts=[
-                (selectors.STATUS_LABELS[key], sum(1 for t in tables if t.status == key))
+                (key, selectors.STATUS_LABELS[key], n)
                 for key in selectors.STATUS_ORDER
+                if (n := sum(1 for t in tables if t.status == key))
             ],
+            open_tables=selectors.board_open_tables(tables),
             pause_form=PauseForm(),
         )
     if request.htmx and request.htmx.target == "board":

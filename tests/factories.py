@@ -56,6 +56,8 @@ def event_form_data(event: Event | None = None, **overrides) -> dict:
         "tiebreaker_1": "super_villains",
         "tiebreaker_2": "opponents_points_rate",
         "tiebreaker_3": "vp",
+        "player_reporting": str(event.player_reporting) if event else "True",
+        "confirm_minutes": event.confirm_minutes if event else 10,
     }
     if event is not None:
         data["version"] = event.settings_version

@@ -53,6 +53,28 @@ class EventForm(forms.ModelForm):
         empty_value=False,
         help_text="Self-registration itself is opened and closed on the Players page.",
     )
+    # A choice rather than a checkbox: a form posted without it (an older page) keeps the default, on.
+    player_reporting = forms.TypedChoiceField(
+        label="Players report results from their phones",
+        choices=[
+            (True, "Yes: a player reports the match slip, the others at the table confirm it (default)"),
+            (False, "No: the judges enter every match slip"),
+        ],
+        coerce=lambda value: value in (True, "True", "true", "on", "1"),
+        widget=forms.RadioSelect,
+        initial=True,
+        required=False,
+        empty_value=True,
+        help_text="Judges can always enter or correct a slip; their entry wins over a report.",
+    )
+    confirm_minutes = forms.IntegerField(
+        label="Minutes to confirm a reported slip",
+        required=False,
+        min_value=1,
+        max_value=120,
+        help_text="After this, a table whose report is not confirmed by everyone shows as needing a judge. "
+        "Empty: 10.",
+    )
     player_cap = forms.IntegerField(
         label="Player cap",
         required=False,
@@ -159,7 +181,7 @@ class EventForm(forms.ModelForm):
         label = str(self.fields[name].label)
         if Event._meta.get_field(name).choices:
             return label, str(getattr(event, f"get_{name}_display")())
-        if name == "self_registration_guests":
+        if name in ("self_registration_guests", "player_reporting"):
             return label, dict(self.fields[name].choices)[value]
         if isinstance(value, datetime.datetime):
             return label, timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
@@ -179,12 +201,18 @@ class EventForm(forms.ModelForm):
             "allow_five_table",
             "paper_size",
             "publish_penalties",
+            "player_reporting",
+            "confirm_minutes",
             "self_registration_guests",
             "player_cap",
             "registration_deadline",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
         labels = {"allow_five_table": "Allow a 5-player table"}
+
+    def clean_confirm_minutes(self) -> int:
+        minutes = self.cleaned_data["confirm_minutes"]
+        return Event._meta.get_field("confirm_minutes").default if minutes is None else minutes
 
     def clean_round_minutes(self) -> int:
         minutes = self.cleaned_data["round_minutes"]

@@ -477,6 +477,20 @@ class ResultChange(models.Model):
     def __str__(self) -> str:
         return f"{self.action} on {self.table} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
 
+    ACTION_LABELS = {
+        "result": "Result entered",
+        "correction": "Corrected",
+        "report": "Reported by the table",
+        "override": "Placement overridden",
+        "swap": "Seats swapped",
+        "penalty": "Penalty applied",
+    }
+
+    @property
+    def action_label(self) -> str:
+        """The history's words for the action; a report's reason names who reported and who confirmed."""
+        return self.ACTION_LABELS.get(self.action, self.action.replace("_", " ").capitalize())
+
     def differences(self) -> list[str]:
         """What this change did, one line per player whose slip changed ("Ann: VP 30 → 32, place 1 → 2");
         a first entry lists what was entered."""

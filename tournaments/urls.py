@@ -7,6 +7,7 @@ from . import (
     views_printing,
     views_public,
     views_registration,
+    views_reports,
     views_rounds,
     views_table,
 )
@@ -97,6 +98,11 @@ staff = [
         "e/<slug:slug>/staff/rounds/<int:number>/tables/<int:table>/",
         views_rounds.table_result,
         name="table_result",
+    ),
+    path(
+        "e/<slug:slug>/staff/rounds/<int:number>/tables/<int:table>/confirm-for/",
+        views_reports.report_confirm_for,
+        name="report_confirm_for",
     ),
     path("e/<slug:slug>/staff/rounds/<int:number>/print/", views_printing.print_center, name="print_center"),
     path(

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import copy
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import selectors
+from . import selectors, selectors_reports
 from .errors import ActionError
 from .forms_results import OverrideForm, SeatResultForm, initial_for
 from .http import posted_id, safe_next
 from .models import Event, Registration, ResultChange, Round, Seat, Table
 from .permissions import can, event_staff_required
-from .services import results, rounds
+from .services import reports, results, rounds
 
 
 def _round(event: Event, number: int) -> Round:
@@ -41,6 +43,8 @@ def rounds_overview(request: HttpRequest, event: Event) -> HttpResponse:
         "can_manage": can(request.user, event, "manage"),
         "next_number": (current.number + 1) if current else 1,
     }
+    if current is not None and not current.closed:
+        context["open_tables"] = selectors_reports.round_open_tables(round=current, event=event)
     if event.status == Event.Status.REGISTRATION:
         from . import swiss
 
@@ -127,10 +131,15 @@ def round_publish(request: HttpRequest, event: Event, number: int) -> HttpRespon
 def round_staff(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     round = _round(event, number)
     tables = selectors.round_tables(round)
+    reports = selectors_reports.round_reports(event=event, tables=tables)
     context = {
         "event": event,
         "round": round,
         "tables": tables,
+        "rows": [(t, reports.get(t.table.pk)) for t in tables],
+        "open_tables": selectors_reports.open_tables(
+            [t.table for t in tables], reported={pk: r.needs_judge for pk, r in reports.items()}
+        ),
         "done": sum(1 for t in tables if t.table.has_result),
         "can_manage": can(request.user, event, "manage"),
         "seats": [s for t in tables for s in t.seats],
@@ -245,6 +254,41 @@ def _seat_forms(
     return [SeatResultForm(data, seat=s, initial=initial_for(source[s.pk])) for s in seats]
 
 
+def _report_forms(seats: list[Seat], entries: list[results.SeatEntry]) -> list[SeatResultForm]:
+    """The judge's form started from an open report: settling a dispute is fixing one number."""
+    by_seat = {e.seat_id: e for e in entries}
+    return [
+        SeatResultForm(
+            seat=s,
+            initial={
+                "vp": by_seat[s.pk].vp,
+                "super_villains": by_seat[s.pk].super_villains,
+                "main_character": by_seat[s.pk].main_character,
+                "left_game": by_seat[s.pk].left_game,
+                "outright_win": by_seat[s.pk].outright_win,
+                "refused_to_sign": by_seat[s.pk].refused_to_sign,
+            },
+        )
+        for s in seats
+    ]
+
+
+def _ask_report_answer(context: dict, table: Table, seats: list[Seat], state) -> None:
+    """When the report answered the tie question (12.050), put it on the page with the report's answer."""
+    answer = reports.report_answer(state.report)
+    if not answer:
+        return
+    shadow = [copy.copy(s) for s in seats]  # the engine's dry run must not touch the seats shown
+    try:
+        results._apply(reports.report_entries(state.report, seats), shadow)
+        results.outcome(table, shadow)
+    except results.NeedsRecentSuperVillain as exc:
+        ask(context, exc, {f"recent_{reg}": n for reg, n in answer.items()})
+        context["question_from_report"] = True
+    except ActionError:
+        pass
+
+
 @event_staff_required("run")
 def table_result(request: HttpRequest, event: Event, number: int, table: int) -> HttpResponse:
     """Enter or correct one table's match slip."""
@@ -303,8 +347,13 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
                 return redirect(back or reverse("tournaments:round_staff", args=[event.slug, number]))
     elif request.method == "POST":
         return _override(request, event, round, table_obj, seats)
-    else:
+    report = selectors_reports.table_report(table=table_obj, seats=seats)
+    if request.method != "POST":
         forms = _seat_forms(seats)
+        if report is not None and not table_obj.has_result:
+            forms = _report_forms(seats, reports.report_entries(report.report, seats))
+            _ask_report_answer(context, table_obj, seats, report)
+    context["report"] = report
     changes = list(ResultChange.objects.filter(table=table_obj).select_related("user")[:20])
     context.update(
         {

@@ -131,5 +131,5 @@ def test_the_judge_view_reads_a_fixed_number_of_queries(django_assert_max_num_qu
     event, players = running_event(40)
     round = seat_round(event, players)
     time_up(round)
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(10):
         selectors.round_board(round=round)

@@ -36,7 +36,13 @@ def setup(client, visitor):
 
 def kwargs_for(name, event, players, penalty):
     kwargs = {"slug": event.slug}
-    if name in ("judging:table", "judging:time_call", "judging:turns_done", "judging:table_extend"):
+    if name in (
+        "judging:table",
+        "judging:time_call",
+        "judging:turns_done",
+        "judging:table_extend",
+        "tournaments:report_confirm_for",
+    ):
         kwargs.update(number=1, table=1)
     elif name == "judging:penalty":
         kwargs["pk"] = penalty.pk
@@ -61,6 +67,8 @@ URLS = [
     ("judging:clock_json", "get", None, PUBLIC),
     ("judging:table", "get", None, PUBLIC),
     ("judging:time_call", "post", {"active_seat": 3}, AT_TABLE),
+    # Staff confirm a reported slip for a player (a player confirms for themselves on their own page).
+    ("tournaments:report_confirm_for", "post", {"report": "1", "seat": "1"}, RUN),
 ]
 
 

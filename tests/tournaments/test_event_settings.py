@@ -24,6 +24,8 @@ def settings_data(event: Event, **changes) -> dict:
         "tiebreaker_1": "super_villains",
         "tiebreaker_2": "opponents_points_rate",
         "tiebreaker_3": "vp",
+        "player_reporting": str(event.player_reporting),
+        "confirm_minutes": event.confirm_minutes,
         "version": event.settings_version,
     }
     data.update(changes)

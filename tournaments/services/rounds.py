@@ -15,7 +15,16 @@ from django.utils import timezone
 
 from .. import selectors, swiss
 from ..errors import ActionError
-from ..models import SANCTIONED_MINIMUM_PLAYERS, Event, Registration, ResultChange, Round, Seat, Table
+from ..models import (
+    SANCTIONED_MINIMUM_PLAYERS,
+    Event,
+    Registration,
+    ResultChange,
+    Round,
+    Seat,
+    SlipReport,
+    Table,
+)
 
 
 def _locked_event(event: Event) -> Event:
@@ -310,8 +319,7 @@ def round_close(*, round: Round) -> Round:
             Table.objects.filter(round=round, result_entered_at__isnull=True).values_list("number", flat=True)
         )
         if missing:
-            shown = ", ".join(str(n) for n in missing[:10]) + ("…" if len(missing) > 10 else "")
-            raise ActionError(f"{len(missing)} table(s) have no result yet: {shown}.")
+            raise ActionError(_missing_results(round, missing))
         round.status = Round.Status.CLOSED
         round.closed_at = timezone.now()
         round.save(update_fields=["status", "closed_at"])
@@ -321,6 +329,32 @@ def round_close(*, round: Round) -> Round:
         # Compute the new standings once, now, rather than in the first of many page requests.
         transaction.on_commit(lambda: standings_warm(event_id=round.event_id))
     return round
+
+
+def _missing_results(round: Round, missing: list[int]) -> str:
+    """Why the round cannot close: which tables wait for the players' confirmations or a judge, and
+    which have nothing reported."""
+    reported = dict(
+        SlipReport.objects.filter(table__round=round, status__in=SlipReport.OPEN).values_list(
+            "table__number", "status"
+        )
+    )
+
+    def shown(numbers: list[int]) -> str:
+        return ", ".join(str(n) for n in numbers[:10]) + ("…" if len(numbers) > 10 else "")
+
+    disputed = [n for n in missing if reported.get(n) == SlipReport.Status.DISPUTED]
+    waiting = [n for n in missing if reported.get(n) == SlipReport.Status.PENDING]
+    nothing = [n for n in missing if n not in reported]
+    parts = []
+    if disputed:
+        parts.append(f"disputed, a judge settles {'it' if len(disputed) == 1 else 'them'}: {shown(disputed)}")
+    if waiting:
+        parts.append(f"reported, waiting for confirmations: {shown(waiting)}")
+    if nothing:
+        parts.append(f"nothing reported: {shown(nothing)}")
+    tables = "table has" if len(missing) == 1 else "tables have"
+    return f"{len(missing)} {tables} no result yet ({'; '.join(parts)})."
 
 
 def standings_warm(*, event_id: int) -> None:
