@@ -326,7 +326,7 @@ def test_my_events_shows_no_table_for_a_draft(client):
     round = draft_round()
     player_at(round, client)
     url = reverse("accounts:my_events")
-    table = reverse("judging:table", kwargs={"slug": round.event.slug, "number": 1, "table": 1})
+    table = reverse("tournaments:table", kwargs={"slug": round.event.slug, "number": 1, "table": 1})
     assert table not in client.get(url).content.decode()
     publish(round)
     assert table in client.get(url).content.decode()

@@ -17,10 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def seated(published: bool = True):
     event, registrations = running_event(8)
-    round = seat_round(event, registrations)
-    if published:
-        round.published_at = timezone.now()
-        round.save()
+    round = seat_round(event, registrations, published=published)
     user = make_user("ann")
     ann = registrations[0]
     ann.player.user = user
