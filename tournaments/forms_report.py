@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django import forms
 
-from .forms_results import SeatResultForm
+from .forms_results import SeatResultForm, slip_entries
 from .http import posted_id
 from .models import Seat
 from .services.results import SeatEntry
@@ -32,17 +32,7 @@ def report_forms(
 
 
 def report_entries(forms_: list[ReportSeatForm]) -> list[SeatEntry]:
-    return [
-        SeatEntry(
-            seat_id=f.seat.pk,
-            vp=f.cleaned_data["vp"],
-            super_villains=f.cleaned_data["super_villains"],
-            main_character=f.cleaned_data["main_character"],
-            left_game=f.cleaned_data["left_game"],
-            outright_win=f.cleaned_data["outright_win"],
-        )
-        for f in forms_
-    ]
+    return slip_entries(forms_)
 
 
 def initial_from_report(entries: dict) -> dict[int, dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from .models import Seat
+from .services.results import SeatEntry
 
 
 class SeatResultForm(forms.Form):
@@ -32,6 +33,22 @@ class SeatResultForm(forms.Form):
         self.fields["vp"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
         self.fields["super_villains"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
         self.fields["left_game"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
+
+
+def slip_entries(forms_: list[SeatResultForm]) -> list[SeatEntry]:
+    """The valid forms' values as the slip's lines, for the services."""
+    return [
+        SeatEntry(
+            seat_id=f.seat.pk,
+            vp=f.cleaned_data["vp"],
+            super_villains=f.cleaned_data["super_villains"],
+            main_character=f.cleaned_data["main_character"],
+            left_game=f.cleaned_data["left_game"],
+            outright_win=f.cleaned_data["outright_win"],
+            refused_to_sign=f.cleaned_data.get("refused_to_sign", False),
+        )
+        for f in forms_
+    ]
 
 
 def initial_for(seat: Seat) -> dict:

@@ -7,7 +7,6 @@ seats): nothing here knows a rule of the game.
 
 from __future__ import annotations
 
-import copy
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -90,10 +89,13 @@ def report_view(report: SlipReport, table: Table, seats: list[Seat], signed_ids:
     by_reg = {s.registration_id: s for s in seats}
     lines = [ReportLine(s, report.entries.get(str(s.registration_id), {})) for s in seats]
     problem = ""
-    copies = [copy.copy(s) for s in seats]
     try:
-        results._apply(reports.report_entries(report, copies), copies)
-        outcome = results.outcome(table, copies, reports.report_answer(report) or None)
+        outcome = results.slip_outcome(
+            table=table,
+            seats=seats,
+            entries=reports.report_entries(report, seats),
+            answer=reports.report_answer(report) or None,
+        )
     except ActionError as exc:
         problem = exc.message
     else:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -12,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from . import selectors, selectors_reports
 from .errors import ActionError
-from .forms_results import OverrideForm, SeatResultForm, initial_for
+from .forms_results import OverrideForm, SeatResultForm, initial_for, slip_entries
 from .http import posted_id, safe_next
 from .models import Event, Registration, ResultChange, Round, Seat, Table
 from .permissions import can, event_staff_required
@@ -278,10 +276,8 @@ def _ask_report_answer(context: dict, table: Table, seats: list[Seat], state) ->
     answer = reports.report_answer(state.report)
     if not answer:
         return
-    shadow = [copy.copy(s) for s in seats]  # the engine's dry run must not touch the seats shown
     try:
-        results._apply(reports.report_entries(state.report, seats), shadow)
-        results.outcome(table, shadow)
+        results.slip_outcome(table=table, seats=seats, entries=reports.report_entries(state.report, seats))
     except results.NeedsRecentSuperVillain as exc:
         ask(context, exc, {f"recent_{reg}": n for reg, n in answer.items()})
         context["question_from_report"] = True
@@ -309,18 +305,7 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
     }
     if request.method == "POST" and "override" not in request.POST:
         if all(f.is_valid() for f in forms):
-            entries = [
-                results.SeatEntry(
-                    seat_id=f.seat.pk,
-                    vp=f.cleaned_data["vp"],
-                    super_villains=f.cleaned_data["super_villains"],
-                    main_character=f.cleaned_data["main_character"],
-                    left_game=f.cleaned_data["left_game"],
-                    outright_win=f.cleaned_data["outright_win"],
-                    refused_to_sign=f.cleaned_data["refused_to_sign"],
-                )
-                for f in forms
-            ]
+            entries = slip_entries(forms)
             try:
                 results.result_enter(
                     table=table_obj,

@@ -7,8 +7,6 @@ what was typed.
 
 from __future__ import annotations
 
-import copy
-
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -57,10 +55,8 @@ def _public_names(seats) -> dict[str, str]:
 def _tie_groups(table: Table, seats, entries) -> tuple[tuple[str, ...], ...]:
     """The ties the engine would ask about for this slip (nothing is saved); () when there is none, or
     when the slip is refused (the service says why)."""
-    copies = [copy.copy(s) for s in seats]
     try:
-        results._apply(entries, copies)
-        results.outcome(table, copies)
+        results.slip_outcome(table=table, seats=seats, entries=entries)
     except results.NeedsRecentSuperVillain as exc:
         return exc.groups
     except ActionError:

@@ -7,6 +7,7 @@ checks it under a row lock; if another judge saved in between, nothing is writte
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -215,6 +216,16 @@ def _only_reports_since(table: Table, version: int) -> bool:
         .values_list("action", flat=True)[:newer]
     )
     return len(changes) == newer and all(a == "report" for a in changes)
+
+
+def slip_outcome(
+    *, table: Table, seats: list[Seat], entries: list[SeatEntry], answer: dict[int, int] | None = None
+) -> swiss.GameResult:
+    """What this slip would give, saving nothing and leaving ``seats`` as they are (a page shows a report's
+    placements, or asks the tie question before sending). Refuses exactly as ``result_enter`` would."""
+    copies = [copy.copy(s) for s in seats]
+    _apply(entries, copies)
+    return outcome(table, copies, answer)
 
 
 def result_enter(
