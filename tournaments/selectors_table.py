@@ -45,6 +45,7 @@ class ReportView:
     signed: list[Seat]  # in turn order, the reporter included
     unsigned: list[Seat]  # who still has to confirm
     problem: str = ""  # the engine refused the slip as it stands now (a seat changed since): a judge decides
+    by_staff: frozenset[int] = frozenset()  # registrations a member of staff confirmed for
 
     @property
     def others_signed(self) -> list[Seat]:
@@ -84,7 +85,13 @@ class TablePage:
         )
 
 
-def report_view(report: SlipReport, table: Table, seats: list[Seat], signed_ids: set[int]) -> ReportView:
+def report_view(
+    report: SlipReport,
+    table: Table,
+    seats: list[Seat],
+    signed_ids: set[int],
+    by_staff: frozenset[int] = frozenset(),
+) -> ReportView:
     """The report's lines with the placements the engine gives them. No query."""
     by_reg = {s.registration_id: s for s in seats}
     lines = [ReportLine(s, report.entries.get(str(s.registration_id), {})) for s in seats]
@@ -95,6 +102,7 @@ def report_view(report: SlipReport, table: Table, seats: list[Seat], signed_ids:
             seats=seats,
             entries=reports.report_entries(report, seats),
             answer=reports.report_answer(report) or None,
+            public=True,
         )
     except ActionError as exc:
         problem = exc.message
@@ -113,6 +121,7 @@ def report_view(report: SlipReport, table: Table, seats: list[Seat], signed_ids:
         signed=[s for s in seats if s.registration_id in signed_ids],
         unsigned=[s for s in must if s.registration_id not in signed_ids],
         problem=problem,
+        by_staff=by_staff,
     )
 
 
@@ -158,8 +167,12 @@ def table_page(*, table: Table, user) -> TablePage:
     report = _shown_report(list(SlipReport.objects.filter(table=table).order_by("-at", "-pk")[:5]))
     view = None
     if report is not None:
-        signed = set(SlipConfirmation.objects.filter(report=report).values_list("registration_id", flat=True))
-        view = report_view(report, table, seats, signed)
+        signatures = list(
+            SlipConfirmation.objects.filter(report=report).values_list("registration_id", "by_staff")
+        )
+        view = report_view(
+            report, table, seats, {r for r, _ in signatures}, frozenset(r for r, staff in signatures if staff)
+        )
     step, waiting = _step(event, round, table, mine, report, view)
     return TablePage(event, round, table, seats, mine, view, step, waiting)
 

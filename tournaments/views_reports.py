@@ -52,6 +52,8 @@ def report_confirm_for(request: HttpRequest, event: Event, number: int, table: i
             messages.success(
                 request, f"Confirmed for {name}: everyone has signed, table {table}'s result is in."
             )
+            # The table is done: back to where the judge came from (the board), as a saved slip does.
+            return redirect(came_from or back)
         else:
             messages.success(request, f"Confirmed for {name}.")
     return redirect(back)

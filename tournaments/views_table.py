@@ -27,7 +27,7 @@ from .forms_report import (
     tie_steps,
 )
 from .http import posted_id
-from .models import Event, Registration, SlipReport, Table
+from .models import Event, Registration, Seat, SlipReport, Table
 from .permissions import can
 from .services import reports, results
 from .services.self_drop import registration_self_drop, self_drop_refusal
@@ -74,6 +74,18 @@ def table(request: HttpRequest, slug: str, number: int, table: int) -> HttpRespo
     context = {"page": page, "is_staff": is_staff, "forms": None, "steps": None, "typed": None}
     if request.method == "POST":
         if page.mine is None:
+            moved = (
+                Seat.objects.filter(round=page.round, registration__player__user=request.user)
+                .select_related("table")
+                .first()
+            )
+            if moved is not None:
+                # The seating changed after this page was opened (a swap): send them to where they sit now.
+                messages.warning(
+                    request,
+                    f"You now sit at table {moved.table.number}: the seating changed. Nothing was sent.",
+                )
+                return redirect("tournaments:table", slug=event.slug, number=number, table=moved.table.number)
             raise PermissionDenied("Only the players at this table report and confirm its slip.")
         action = request.POST.get("action")
         if action == "report":

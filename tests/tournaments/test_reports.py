@@ -251,3 +251,22 @@ def test_a_closed_round_takes_no_reports():
     assert Round.objects.get(pk=table.round_id).closed
     with pytest.raises(ActionError, match="closed"):
         report(table, seats)
+
+
+def test_a_swap_is_refused_while_a_table_has_an_open_report():
+    table, seats = seated_table()
+    report(table, seats)
+    other = Seat.objects.filter(round=table.round).exclude(table=table).first()
+    with pytest.raises(ActionError, match="already reported a match slip"):
+        rounds.seats_swap(round=table.round, first=seats[1], second=other)
+    assert Seat.objects.get(pk=seats[1].pk).table_id == table.pk
+
+
+def test_the_history_says_when_staff_confirmed_for_a_player():
+    table, seats = seated_table()
+    made = report(table, seats)
+    confirm(made, seats[1])
+    confirm(made, seats[2])
+    reports.report_confirm(report=made, registration=seats[3].registration, user=make_user(), by_staff=True)
+    note = ResultChange.objects.get(table=table).reason
+    assert note.endswith(f"{seats[3].registration.player.name} (by staff for them)")

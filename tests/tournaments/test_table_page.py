@@ -226,3 +226,52 @@ def test_the_slips_qr_code_opens_the_table_page():
     _, round, table, _, _ = published_table()
     document = slips_document(round)
     assert document.tables[0].result_url.endswith(url(table))
+
+
+def test_a_page_showing_the_tie_question_stops_refreshing_itself(client):
+    _, _, table, _, users = published_table()
+    client.force_login(users[0])
+    body = client.post(url(table), slip(table, [30, 30, 20, 5], [1, 1, 0, 0])).content.decode()
+    assert 'id="table-live"' in body and 'data-dirty="1"' in body
+    assert 'data-dirty="1"' not in client.get(url(table)).content.decode()
+
+
+def test_a_second_reporter_reads_the_first_ones_name_as_they_chose_to_show_it(client):
+    _, _, table, registrations, users = published_table()
+    first = registrations[0].player
+    first.name, first.public_short_name = "Clark Kent", True
+    first.save()
+    client.force_login(users[0])
+    client.post(url(table), slip(table, [30, 20, 10, 5]))
+    client.force_login(users[2])
+    body = client.post(url(table), slip(table, [31, 20, 10, 5])).content.decode()
+    assert "Clark K." in body and "Clark Kent" not in body
+
+
+def test_a_player_moved_by_a_swap_is_sent_to_their_new_table(client):
+    event, registrations = running_event(8)
+    round = seat_round(event, registrations)
+    round.published_at = timezone.now()
+    round.save()
+    user = make_user("moved")
+    registrations[0].player.user = user
+    registrations[0].player.save()
+    first = Table.objects.get(round=round, number=1)
+    second = Table.objects.get(round=round, number=2)
+    # The swap moved them to table 2 after they opened table 1.
+    Seat.objects.filter(registration=registrations[0]).update(table=second, seat=9)
+    client.force_login(user)
+    response = client.post(url(first), slip(first, [30, 20, 10]))
+    assert response.status_code == 302 and response["Location"] == url(second)
+    assert not SlipReport.objects.exists()
+
+
+def test_the_reported_slip_shows_how_each_place_was_decided(client):
+    _, _, table, registrations, users = published_table()
+    client.force_login(users[0])
+    client.post(
+        url(table), slip(table, [30, 30, 20, 5], [1, 1, 0, 0], **{"recent_0_0": str(registrations[1].pk)})
+    )
+    client.force_login(users[1])
+    body = client.get(url(table)).content.decode()
+    assert "defeated one more recently" in body and "defeated one less recently" in body

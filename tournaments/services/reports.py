@@ -124,13 +124,15 @@ def report_submit(
                 or others
             ):
                 name = next(
-                    s.registration.player.name for s in seats if s.registration_id == current.reported_by_id
+                    s.registration.player.public_name
+                    for s in seats
+                    if s.registration_id == current.reported_by_id
                 )
                 raise AlreadyReported(current, name)
         results._apply(entries, seats)
         for seat in seats:
             seat.refused_to_sign = False  # a report never says a player refused (12.100 is a judge's call)
-        result = results.outcome(table, seats, recent_super_villain)
+        result = results.outcome(table, seats, recent_super_villain, public=True)
         if current is not None:
             current.status = SlipReport.Status.REPLACED
             current.closed_at = timezone.now()
@@ -148,7 +150,7 @@ def report_submit(
         except IntegrityError:
             # Another report of this table committed between our check and our insert.
             current = SlipReport.objects.get(table=table, status__in=SlipReport.OPEN)
-            raise AlreadyReported(current, current.reported_by.player.name) from None
+            raise AlreadyReported(current, current.reported_by.player.public_name) from None
         SlipConfirmation.objects.create(
             report=report, registration=registration, user=user, by_staff=by_staff
         )
@@ -165,7 +167,8 @@ def _locked_report(report: SlipReport) -> tuple[SlipReport, Table, list[Seat]]:
 def _refuse_unless_pending(report: SlipReport, seats: list[Seat]) -> None:
     if report.status == SlipReport.Status.PENDING:
         return
-    names = {s.registration_id: s.registration.player.name for s in seats}
+    # Players read these: the names as the players chose to show them.
+    names = {s.registration_id: s.registration.player.public_name for s in seats}
     reasons = {
         SlipReport.Status.SETTLED: "A judge has entered this table's result: it is shown on the page.",
         SlipReport.Status.ACCEPTED: "Everyone has confirmed this slip: the result is in.",
@@ -212,13 +215,18 @@ def report_dispute(
 
 def _accept_if_signed(report: SlipReport, table: Table, *, user) -> None:
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
-    signed = set(report.confirmations.values_list("registration_id", flat=True))
-    if any(s.registration_id not in signed for s in must_confirm(seats)):
+    signatures = {c.registration_id: c for c in report.confirmations.all()}
+    if any(s.registration_id not in signatures for s in must_confirm(seats)):
         return
-    names = {s.registration_id: s.registration.player.name for s in seats}
-    confirmed = [names[r] for r in sorted(signed, key=lambda r: [s.registration_id for s in seats].index(r))]
-    confirmed = [n for n in confirmed if n != names[report.reported_by_id]]
-    note = f"reported by {names[report.reported_by_id]}"
+    reporter = next(s for s in seats if s.registration_id == report.reported_by_id)
+    confirmed = [
+        s.registration.player.name
+        + (" (by staff for them)" if signatures[s.registration_id].by_staff else "")
+        for s in seats
+        if s.registration_id in signatures and s is not reporter
+    ]
+    note = f"reported by {reporter.registration.player.name}"
+    note += " (by staff for them)" if signatures[reporter.registration_id].by_staff else ""
     note += f"; confirmed by {', '.join(confirmed)}" if confirmed else ""
     results.result_enter(
         table=table,
@@ -226,7 +234,7 @@ def _accept_if_signed(report: SlipReport, table: Table, *, user) -> None:
         expected_version=table.version,
         user=report.user,
         recent_super_villain=report_answer(report) or None,
-        reason=note,
+        reason=note[:300],
         action="report",
     )
     report.status = SlipReport.Status.ACCEPTED

@@ -38,8 +38,8 @@ class ResultConflict(ActionError):
     def __init__(self, table: Table, seats: list[Seat]) -> None:
         who = table.result_entered_by.username if table.result_entered_by else "someone else"
         super().__init__(
-            f"{who} saved a result for table {table.number} while you were editing. Their values are shown; "
-            "check them and save again if yours are right."
+            f"{who} saved a result for table {table.number} while you were editing. Nothing of yours was saved: "
+            "their values are listed, your form keeps what you typed; save again if yours are right."
         )
         self.table = table
         self.seats = seats
@@ -93,8 +93,12 @@ def _locked_table(table: Table) -> tuple[Table, list[Seat]]:
     return table, seats
 
 
-def _names(seats: list[Seat]) -> dict[str, str]:
-    return {str(s.registration_id): s.registration.player.name for s in seats}
+def _names(seats: list[Seat], *, public: bool = False) -> dict[str, str]:
+    """Names for messages; ``public``: as each player chose to be shown to other players (a player's page)."""
+    return {
+        str(s.registration_id): s.registration.player.public_name if public else s.registration.player.name
+        for s in seats
+    }
 
 
 def game_slip(table: Table, seats: list[Seat], answer: dict[int, int] | None = None) -> swiss.Slip:
@@ -120,10 +124,12 @@ def game_slip(table: Table, seats: list[Seat], answer: dict[int, int] | None = N
     )
 
 
-def outcome(table: Table, seats: list[Seat], answer: dict[int, int] | None = None) -> swiss.GameResult:
+def outcome(
+    table: Table, seats: list[Seat], answer: dict[int, int] | None = None, *, public: bool = False
+) -> swiss.GameResult:
     """Call the engine on this slip; a refusal becomes an ``ActionError`` that names the player at fault,
     a tie to settle a ``NeedsRecentSuperVillain``."""
-    names = _names(seats)
+    names = _names(seats, public=public)
     try:
         result = swiss.game_result(
             game_slip(table, seats, answer), scoring=selectors.event_scoring(table.round.event)
@@ -219,13 +225,18 @@ def _only_reports_since(table: Table, version: int) -> bool:
 
 
 def slip_outcome(
-    *, table: Table, seats: list[Seat], entries: list[SeatEntry], answer: dict[int, int] | None = None
+    *,
+    table: Table,
+    seats: list[Seat],
+    entries: list[SeatEntry],
+    answer: dict[int, int] | None = None,
+    public: bool = False,
 ) -> swiss.GameResult:
     """What this slip would give, saving nothing and leaving ``seats`` as they are (a page shows a report's
     placements, or asks the tie question before sending). Refuses exactly as ``result_enter`` would."""
     copies = [copy.copy(s) for s in seats]
     _apply(entries, copies)
-    return outcome(table, copies, answer)
+    return outcome(table, copies, answer, public=public)
 
 
 def result_enter(

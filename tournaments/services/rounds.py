@@ -161,6 +161,18 @@ def round_pair(*, event: Event, number: int, publish: bool = False) -> Round:
 def _check_no_results(round: Round) -> None:
     if round.closed or Table.objects.filter(round=round, result_entered_at__isnull=False).exists():
         raise ActionError(f"{round.label} already has results; correct them instead of re-pairing.")
+    # A reported slip names the players of its table: moving them would hand it to someone who never saw it.
+    reported = sorted(
+        SlipReport.objects.filter(table__round=round, status__in=SlipReport.OPEN).values_list(
+            "table__number", flat=True
+        )
+    )
+    if reported:
+        listed = ", ".join(str(n) for n in reported)
+        raise ActionError(
+            f"Table{'s' if len(reported) > 1 else ''} {listed} already reported a match slip: "
+            "settle the report first (enter the slip), or keep the tables."
+        )
     # A penalty's effect (game loss, refusing to sign) lives on the player's seat: new tables would lose it.
     penalised = Seat.objects.filter(round=round).filter(Q(game_loss=True) | Q(refused_to_sign=True))
     names = list(penalised.values_list("registration__player__name", flat=True)[:3])
