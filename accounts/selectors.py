@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tournaments.models import Event, EventStaff, Registration, Seat
+from tournaments.names import ordinal
 from tournaments.selectors import waitlist_positions_for
 from tournaments.selectors_table import YourTable, your_tables
 
@@ -20,11 +21,6 @@ class MyEntry:
     @property
     def event(self) -> Event:
         return self.registration.event
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 @dataclass

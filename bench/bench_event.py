@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import statistics
@@ -31,21 +30,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from django_child import child_env, setup
+
 ROOT = Path(__file__).resolve().parent.parent
 SIMULATE_TARGET_SECONDS = {128: 30, 1024: 300}
 PAGE_TARGET_MS = 150
 SEED = 2026
-
-
-def child_env(database_url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
-    env.update(
-        DATABASE_URL=database_url,
-        DEBUG="false",
-        SECRET_KEY="bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        ALLOWED_HOSTS="testserver",
-    )
-    return env
 
 
 def manage(*args: str, database_url: str) -> subprocess.CompletedProcess:
@@ -85,30 +75,16 @@ def simulate(players: int, workdir: Path) -> dict:
 
 
 def measure_pages(database_url: str, slug: str, repeats: int) -> dict:
-    os.environ.update(child_env(database_url))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.conf import settings
+    setup(database_url)
     from django.core.cache import cache
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext, override_settings
+    from django.test.utils import CaptureQueriesContext
 
     from tournaments import selectors
     from tournaments.models import Event, Round
     from tournaments.services import rounds
 
-    # Production serves hashed static files after collectstatic; the plain storage renders the same
-    # pages without needing that step here.
-    override_settings(
-        STORAGES={
-            **settings.STORAGES,
-            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-        }
-    ).enable()
     event = Event.objects.get(slug=slug)
     last_swiss = Round.objects.filter(event=event, kind=Round.Kind.SWISS).order_by("-number").first()
     client = Client()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -25,45 +24,21 @@ import tempfile
 import time
 from pathlib import Path
 
+from django_child import child_env, setup
+
 ROOT = Path(__file__).resolve().parent.parent
 REQUEST_TARGET_MS = 150
 TABLE_TARGET_MS = 500
 
 
-def child_env(database_url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
-    env.update(
-        DATABASE_URL=database_url,
-        DEBUG="false",
-        SECRET_KEY="bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        ALLOWED_HOSTS="testserver",
-        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-    )
-    return env
-
-
 def measure(database_url: str, players: int, rounds_to_play: int) -> dict:
-    os.environ.update(child_env(database_url))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.conf import settings
+    setup(database_url, PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
     from django.contrib.auth import get_user_model
     from django.test import Client
-    from django.test.utils import override_settings
 
     from tournaments.models import Event, Player, Registration, Seat, SlipReport, Table
     from tournaments.services import rounds
 
-    override_settings(
-        STORAGES={
-            **settings.STORAGES,
-            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-        },
-        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
-    ).enable()
     User = get_user_model()
     event = Event.objects.create(name="Bench Open", date="2026-12-05")
     clients: dict[int, Client] = {}

@@ -32,3 +32,9 @@ def name_matches(query: str, name: str) -> bool:
     key = search_key(name)
     joined = key.replace(" ", "")
     return all(word in key or word in joined for word in search_key(query).split())
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st: places, seats and waitlist positions in words."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,8 +1,8 @@
 """Reads for the players' side of a round: one table's page (seats, the reported slip, who signed it) and
 the "Your table now" card of a player's pages. Each reads in a fixed number of queries.
 
-The placements a reported slip would give come from the engine (``results.outcome`` on copies of the
-seats): nothing here knows a rule of the game.
+The placements a reported slip would give come from the engine (``results.slip_outcome``, a dry run that
+saves nothing): nothing here knows a rule of the game.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from .errors import ActionError
 from .models import Event, Registration, Round, Seat, SlipConfirmation, SlipReport, Table
+from .names import ordinal
 from .services import reports, results
 
 # What a player at the table does next.
@@ -126,8 +127,14 @@ def report_view(
 
 
 def _step(
-    event: Event, round: Round, table: Table, mine: Seat | None, report: SlipReport | None, view
+    event: Event,
+    round: Round,
+    table: Table,
+    mine: Seat | None,
+    report: SlipReport | None,
+    unsigned: list[Seat],
 ) -> tuple[str, int]:
+    """What a player at the table does next, and how many confirmations are still missing."""
     if table.has_result:
         return RESULT, 0
     if round.closed:
@@ -138,10 +145,9 @@ def _step(
         return JUDGES_ONLY, 0
     if report is None or not report.open:
         return REPORT, 0
-    waiting = len(view.unsigned) if view else 0
-    if mine is not None and view and any(s.pk == mine.pk for s in view.unsigned):
-        return CONFIRM, waiting
-    return WAITING, waiting
+    if mine is not None and any(s.pk == mine.pk for s in unsigned):
+        return CONFIRM, len(unsigned)
+    return WAITING, len(unsigned)
 
 
 def _shown_report(reports_of_table: list[SlipReport]) -> SlipReport | None:
@@ -173,7 +179,7 @@ def table_page(*, table: Table, user) -> TablePage:
         view = report_view(
             report, table, seats, {r for r, _ in signatures}, frozenset(r for r, staff in signatures if staff)
         )
-    step, waiting = _step(event, round, table, mine, report, view)
+    step, waiting = _step(event, round, table, mine, report, view.unsigned if view else [])
     return TablePage(event, round, table, seats, mine, view, step, waiting)
 
 
@@ -206,7 +212,7 @@ class YourTable:
     def next_text(self) -> str:
         if self.step == RESULT:
             if self.seat.placement:
-                return f"Result in: you placed {self.seat.placement}{_suffix(self.seat.placement)}."
+                return f"Result in: you placed {ordinal(self.seat.placement)}."
             return "Result in."
         if self.step == CLOSED:
             return "The round is closed."
@@ -219,10 +225,6 @@ class YourTable:
         if self.step == CONFIRM:
             return f"{self.reporter} reported the slip: check it, then confirm or dispute."
         return f"You signed the slip; waiting for {self.waiting_for} more to confirm."
-
-
-def _suffix(n: int) -> str:
-    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
 def your_tables(registrations: list[Registration]) -> dict[int, YourTable]:
@@ -272,8 +274,7 @@ def your_tables(registrations: list[Registration]) -> dict[int, YourTable]:
                 ),
                 "",
             )
-        view = _Unsigned(unsigned) if report is not None else None
-        step, waiting = _step(seat.round.event, seat.round, seat.table, seat, report, view)
+        step, waiting = _step(seat.round.event, seat.round, seat.table, seat, report, unsigned)
         cards[reg_id] = YourTable(
             registration=seat.registration,
             round=seat.round,
@@ -285,8 +286,3 @@ def your_tables(registrations: list[Registration]) -> dict[int, YourTable]:
             reporter=reporter,
         )
     return cards
-
-
-@dataclass
-class _Unsigned:
-    unsigned: list[Seat]

@@ -18,12 +18,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.selectors import ordinal
-
 from . import services
 from .errors import ActionError
 from .forms import GuestRegistrationForm, SelfRegistrationForm
 from .models import Event, Registration
+from .names import ordinal
 from .permissions import event_staff_required
 from .selectors import waitlist_positions
 

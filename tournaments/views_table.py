@@ -100,6 +100,11 @@ def table(request: HttpRequest, slug: str, number: int, table: int) -> HttpRespo
         # Refused: the page again with what was typed, and the slip as it stands now.
         page = selectors_table.table_page(table=table_obj, user=request.user)
         context["page"] = page
+        if context["forms"] and page.step != selectors_table.REPORT and not context["typed"]:
+            # The slip can no longer be sent from here (reporting turned off, a judge's entry, the close):
+            # what was typed stays on the page, to hand to a judge.
+            context["typed"] = [(f.seat, f) for f in context["forms"]]
+            context["forms"] = None
     return _render(request, context)
 
 

@@ -275,3 +275,16 @@ def test_the_reported_slip_shows_how_each_place_was_decided(client):
     client.force_login(users[1])
     body = client.get(url(table)).content.decode()
     assert "defeated one more recently" in body and "defeated one less recently" in body
+
+
+def test_a_slip_refused_because_reporting_was_turned_off_keeps_what_was_typed(client):
+    event, _, table, _, users = published_table()
+    client.force_login(users[0])
+    page = client.get(url(table))
+    assert page.status_code == 200
+    event.player_reporting = False
+    event.save()
+    body = client.post(url(table), slip(table, [37, 20, 10, 5])).content.decode()
+    assert "hand the signed match slip to a judge" in body
+    assert "What you typed (not sent)" in body and "37 VP" in body
+    assert not SlipReport.objects.exists()

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
-from ..names import sort_key
+from ..names import ordinal, sort_key
 from . import draw
 from .documents import PairingsDocument, PlayoffsDocument, StandingsDocument
 from .fonts import fonts
@@ -158,7 +158,7 @@ def render_playoffs(doc: PlayoffsDocument) -> bytes:
         draw.text(sheet.c, MARGIN, sheet.top - 20, f"Table {table.number}", 20, bold=True)
         sheet.top -= 30
         for p in table.players:
-            line = f"Seat {p.seat} (goes {_ordinal(p.seat)}): {p.name} — {_ordinal(p.standing)} after the Swiss rounds"
+            line = f"Seat {p.seat} (goes {ordinal(p.seat)}): {p.name} — {ordinal(p.standing)} after the Swiss rounds"
             draw.text(sheet.c, MARGIN + 10, sheet.top - 16, line, 15, width=sheet.width - 2 * MARGIN - 10)
             sheet.top -= 24
         sheet.top -= 12
@@ -170,11 +170,6 @@ def render_playoffs(doc: PlayoffsDocument) -> bytes:
         9,
     )
     return sheet.finish()
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 RENDERERS: dict[str, Callable] = {
