@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .parsers.base import normalise
 
@@ -214,8 +214,12 @@ def fold(text: str) -> str:
 
 
 _NUMBER = re.compile(r"^\s*(?:rules?\s*|§\s*|#\s*)?(\d{1,3})\.(\d{1,3})([a-z]?)\s*\.?\s*$", re.IGNORECASE)
+# A rule number anywhere in a query ("what does 10.51 say", "rule #9.22?").
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[#§]?\s*(\d{1,3})\.(\d{1,3})([a-z]?)(?![\w])\.?", re.IGNORECASE)
 _SECTION = re.compile(r"^\s*(?:rules?\s*|section\s*)?(\d{1,3})\.(?:0{1,3})?\s*$", re.IGNORECASE)
 _WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)
+# Words around a rule number that ask for nothing else: "rule 9.22", "what does 10.51 say".
+NUMBER_FILLER = frozenset({"rule", "rules", "section", "number", "no", "say", "says", "see", "read", "check"})
 
 
 @dataclass(frozen=True)
@@ -225,22 +229,27 @@ class Classified:
     text: str = ""
 
 
-def number_candidates(raw: str) -> tuple[str, ...]:
-    """The printed rule numbers a query like '12.05', '9.020' or '408.2A' may mean.
+def _number_forms(whole: str, decimals: str, letter: str) -> tuple[str, ...]:
+    """Every printed number that '9.22' may mean, most likely first: as typed (Vs. System prints '702.6'
+    and never means 702.60 by it), then the DCDB forms, whose numbers always have three decimals: the
+    decimal value padded (12.05 → 12.050), then with the leading zeros a judge leaves out (9.22 →
+    9.022, 1.2 → 1.020 → 1.002). Which of them exist is the search's business."""
+    letter = letter.lower()
+    found: list[str] = [f"{int(whole)}.{decimals}{letter}"]
+    if not letter and len(whole) <= 2 and len(decimals) <= 3:
+        for zeros in range(0, 4 - len(decimals)):
+            dcdb = f"{int(whole)}.{('0' * zeros + decimals).ljust(3, '0')}"
+            if dcdb not in found:
+                found.append(dcdb)
+    return tuple(found)
 
-    DCDB numbers have three decimals, so '12.05' means 12.050; Vs. System numbers are printed as typed
-    ('702.6' is never 702.60).
-    """
+
+def number_candidates(raw: str) -> tuple[str, ...]:
+    """The printed rule numbers a query like '12.05', '9.020', '9.22' or '408.2A' may mean."""
     match = _NUMBER.match(raw)
     if not match:
         return ()
-    whole, decimals, letter = match.group(1), match.group(2), match.group(3).lower()
-    found: list[str] = [f"{int(whole)}.{decimals}{letter}"]
-    if not letter and len(whole) <= 2 and len(decimals) <= 3:
-        dcdb = f"{int(whole)}.{decimals.ljust(3, '0')}"
-        if dcdb not in found:
-            found.append(dcdb)
-    return tuple(found)
+    return _number_forms(match.group(1), match.group(2), match.group(3))
 
 
 def classify(raw: str) -> Classified:
@@ -251,6 +260,105 @@ def classify(raw: str) -> Classified:
     if numbers:
         return Classified("number", numbers, text)
     return Classified("words", (), text)
+
+
+# Games a judge names in a query ("… vs system", "overpower …"): the search narrows to the game and
+# leaves the name out of the words.
+_GAME_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("vs", re.compile(r"\b(?:in\s+|for\s+)?(?:the\s+)?(?:vs\.?|versus)\s*system(?:\s+tcg)?\b", re.I)),
+    ("vs", re.compile(r"\b(?:in\s+|for\s+)?vs\.?\s*tcg\b", re.I)),
+    ("overpower", re.compile(r"\b(?:in\s+|for\s+)?over\s*-?\s*power\b", re.I)),
+    (
+        "dcdb",
+        re.compile(
+            r"\b(?:in\s+|for\s+)?(?:dcdb|dc\s*deck[\s-]*building(?:\s+game)?|dc\s+comics\s+deck[\s-]*building(?:\s+game)?)\b",
+            re.I,
+        ),
+    ),
+)
+
+
+def named_game(text: str) -> tuple[str | None, str]:
+    """(game, the query without the game's name) when the query names exactly one game and has other
+    words; else (None, text)."""
+    named = {game for game, pattern in _GAME_NAMES if pattern.search(text)}
+    if len(named) != 1:
+        return None, text
+    game = named.pop()
+    rest = text
+    for code, pattern in _GAME_NAMES:
+        if code == game:
+            rest = pattern.sub(" ", rest)
+    rest = re.sub(r"\s+", " ", rest).strip(" ,;:-")
+    if not [word for word in words(rest) if word not in ("in", "for", "the", "a", "rule", "rules")]:
+        return None, text  # only the game's name ("overpower"): search it as words
+    return game, rest
+
+
+@dataclass(frozen=True)
+class Query:
+    """A judge's query, read once: every later step (names, numbers, full text, ranking, both
+    database backends, the page and the JSON) works from this."""
+
+    text: str  # as typed
+    searched: str  # the words searched: the game's name left out, corrections made
+    game: str | None = None  # a game the query names
+    numbers: tuple[str, ...] = ()  # printed rule numbers the query may mean (every game's forms)
+    only_number: bool = False  # nothing but a rule number ("rule 9.22")
+    terms: tuple[Term, ...] = ()
+    corrected: tuple[tuple[str, str], ...] = ()  # (as typed, as searched) for each corrected word
+    question: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.text.strip()
+
+    @property
+    def kind(self) -> str:
+        return "empty" if self.empty else "number" if self.only_number else "words"
+
+    @property
+    def words(self) -> list[str]:
+        return words(self.searched)
+
+    def with_correction(self, corrections: dict[str, str]) -> Query:
+        """The query with some of its words replaced ('batmn' → 'batman')."""
+        if not corrections:
+            return self
+        out = [corrections.get(word, word) for word in words(self.searched)]
+        searched = " ".join(out)
+        return replace(
+            self,
+            searched=searched,
+            terms=tuple(terms(searched)),
+            corrected=tuple(corrections.items()),
+        )
+
+
+def parse(text: str) -> Query:
+    """Read a query: the game it names, the rule numbers in it (in any printed form), its terms."""
+    raw = text.strip()
+    if not raw:
+        return Query(text=text, searched="")
+    game, rest = named_game(raw)
+    numbers: list[str] = []
+    for match in _NUMBER_IN_TEXT.finditer(rest):
+        for form in _number_forms(match.group(1), match.group(2), match.group(3)):
+            if form not in numbers:
+                numbers.append(form)
+    without_numbers = re.sub(r"\s+", " ", _NUMBER_IN_TEXT.sub(" ", rest)).strip() if numbers else rest
+    left = [word for word in words(without_numbers) if word not in STOPWORDS and word not in NUMBER_FILLER]
+    only_number = bool(numbers) and not left
+    searched = without_numbers if left else rest
+    return Query(
+        text=text,
+        searched=searched,
+        game=game,
+        numbers=tuple(numbers),
+        only_number=only_number,
+        terms=tuple(terms(searched)),
+        question=is_question(searched),
+    )
 
 
 @dataclass(frozen=True)
