@@ -4,8 +4,7 @@ from django import forms
 
 from .models import Document, Game
 
-# The toolkit's own game: a search without a game looks in its documents first (see ``views.index``).
-HOME_GAME = "dcdb"
+# "All games" was a choice of its own before every game became the default; old links still say it.
 ALL_GAMES = "all"
 
 
@@ -16,8 +15,13 @@ class SearchForm(forms.Form):
 
     def __init__(self, *args, games: list[Game], documents: list[Document], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        games = sorted(games, key=lambda g: g.code != HOME_GAME)
-        self.fields["game"].choices = [(g.code, g.name) for g in games] + [(ALL_GAMES, "All games")]
+        games = sorted(games, key=lambda g: g.code != "dcdb")
+        self.fields["game"].choices = [("", "All games (DCDB first)")] + [
+            (g.code, f"{g.name} only") for g in games
+        ]
+        self.fields["game"].choices += (
+            [(ALL_GAMES, "All games")] if self.data.get("game") == ALL_GAMES else []
+        )
         self.fields["q"].error_messages["max_length"] = (
             "A search is at most %(limit_value)d characters (this one has %(show_value)d): try fewer words."
         )

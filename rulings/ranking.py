@@ -330,28 +330,59 @@ def _smallest_window(positions: list[list[int]]) -> int:
     return best
 
 
+@dataclass
+class CompiledQuery:
+    """A query as the ranking reads it, compiled once per search: its terms as stems, their weights,
+    and (for a question) every word, to compare with the questions the documents ask (FAQ)."""
+
+    wanted: list[Wanted]
+    idfs: list[float]
+    question: frozenset[str]
+
+
+def compile_query(query: q.Query, stats: Statistics, *, prefix_last: bool = True) -> CompiledQuery:
+    wanted = compile_terms(list(query.terms), prefix_last=prefix_last, stats=stats)
+    idfs = [stats.idf(term_df(term, stats)) for term in wanted]
+    question = frozenset(q.stem(word) for word in q.tokens(query.searched)) if query.question else frozenset()
+    return CompiledQuery(wanted, idfs, question)
+
+
 def rank(
     candidates: list[EntryWords],
-    terms: list[q.Term],
+    compiled: CompiledQuery,
     stats: Statistics,
     *,
-    prefix_last: bool,
-    text: str = "",
     priors: dict[int, float] | None = None,
 ) -> list[tuple[EntryWords, float]]:
-    """Candidates, best first (ties: document, then order in the document). ``text`` is the query as
-    typed: a question is also compared, every word, with the questions the documents ask (FAQ).
-    ``priors`` weighs documents (document id → factor), e.g. to prefer one game's documents."""
-    wanted = compile_terms(terms, prefix_last=prefix_last, stats=stats)
-    idfs = [stats.idf(term_df(term, stats)) for term in wanted]
-    question = frozenset(q.stem(word) for word in q.tokens(text)) if q.is_question(text) else frozenset()
+    """Candidates, best first (ties: document, then order in the document). ``priors`` weighs
+    documents (document id → factor), e.g. to prefer the toolkit's own game."""
     prior = priors or {}
     scored = [
-        (entry, score(entry, wanted, stats, idfs, question) * prior.get(entry.document_id, 1.0))
+        (
+            entry,
+            score(entry, compiled.wanted, stats, compiled.idfs, compiled.question)
+            * prior.get(entry.document_id, 1.0),
+        )
         for entry in candidates
     ]
     scored.sort(key=lambda pair: (-pair[1], pair[0].document_id, pair[0].order))
     return scored
+
+
+def coverage(entry: EntryWords, compiled: CompiledQuery) -> float:
+    """The share of the query's required terms, weighted by how rare they are, that the entry holds in
+    its own title, card names or text (its section's title does not count)."""
+    total = found = 0.0
+    for term, idf in zip(compiled.wanted, compiled.idfs, strict=True):
+        if term.optional:
+            continue
+        total += idf
+        for name in ("t", "c", "b"):
+            positions = entry.positions[name]
+            if positions and any(_option_positions(positions, option) for option in term.options):
+                found += idf
+                break
+    return found / total if total else 0.0
 
 
 # --- snippets ----------------------------------------------------------------------------------------

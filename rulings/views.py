@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from . import search as rulings_search
 from . import selectors
-from .forms import ALL_GAMES, HOME_GAME, SearchForm
+from .forms import ALL_GAMES, SearchForm
 from .models import Card, Document, Game
 from .tables import CardTable, DocumentTable
 
@@ -17,33 +17,22 @@ from .tables import CardTable, DocumentTable
 def index(request: HttpRequest) -> HttpResponse:
     """The search page; answers the topbar's ``/rulings/?q=...`` and, for htmx, returns the results only.
 
-    Without a game the search looks in the toolkit's own game (DCDB); when that finds nothing it looks in
-    every game and says so, so a Vs. System rule number typed in the topbar still finds its rule."""
+    The scope is the search's own policy (``rulings.search``), the same as the command's: every game,
+    DCDB preferred, unless the judge picks a game or a document or names a game in the query."""
     documents = selectors.document_list()
     games = list(Game.objects.all())
-    home = HOME_GAME if any(g.code == HOME_GAME for g in games) else ALL_GAMES
-    data = request.GET.copy() if request.GET else None
-    if data is not None and "game" not in data:
-        data["game"] = home
-    form = SearchForm(data, games=games, documents=documents, initial={"game": home})
+    form = SearchForm(request.GET or None, games=games, documents=documents)
     results = None
-    widened = ""
     if form.is_valid() and form.cleaned_data["q"].strip():
         query, document = form.cleaned_data["q"], form.cleaned_data["document"] or None
-        # One document names its game; a blank game comes from links made before the game filter.
         game = None if document or form.cleaned_data["game"] in ("", ALL_GAMES) else form.cleaned_data["game"]
         results = rulings_search.search(query=query, game=game, document=document)
-        if game and not results and results.kind != "empty":
-            everywhere = rulings_search.search(query=query)
-            if everywhere:
-                results = everywhere
-                widened = next((g.name for g in games if g.code == game), game)
     context = {
         "form": form,
         "results": results,
-        "widened": widened,
         "groups": rulings_search.group(results.hits) if results else [],
         "rulings_query": request.GET.get("q", ""),
+        "several_games": len(games) > 1,
     }
     if request.htmx and request.htmx.target == "results":
         return render(request, "rulings/_results.html", context)

@@ -56,16 +56,36 @@ def test_a_missing_path_is_a_clear_error(tmp_path):
 
 def test_search_prints_the_documented_fields(excerpt):
     run("import_rulings", str(excerpt))
-    (first, *_) = json.loads(run("search_rulings", "1.01", "--json"))
+    answer = json.loads(run("search_rulings", "1.01", "--json"))
+    assert set(answer) == {
+        "query",
+        "searched",
+        "kind",
+        "mode",
+        "game",
+        "game_named",
+        "widened",
+        "widened_from",
+        "corrected",
+        "not_found",
+        "notes",
+        "results",
+        "closest",
+        "nearest_numbers",
+    }
+    first = answer["results"][0]
     assert set(first) == {
         "rank",
+        "game",
         "kind",
+        "how",
         "source_file",
         "document",
         "number",
         "title",
+        "card",
         "card_set",
         "snippet",
         "url",
     }
-    assert (first["rank"], first["number"]) == (1, "1.010")
+    assert (first["rank"], first["number"], answer["not_found"]) == (1, "1.010", False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulings import ranking
-from rulings.query import terms
+from rulings.query import parse, terms
 
 
 def entry(
@@ -24,9 +24,8 @@ def entry(
 def order(query: str, *entries: ranking.EntryWords) -> list[int]:
     stats = ranking.Statistics()
     stats.add(list(entries))
-    return [
-        e.entry_id for e, _ in ranking.rank(list(entries), terms(query), stats, prefix_last=False, text=query)
-    ]
+    compiled = ranking.compile_query(parse(query), stats, prefix_last=False)
+    return [e.entry_id for e, _ in ranking.rank(list(entries), compiled, stats)]
 
 
 FILLER = [entry(100 + i, f"Filler rule number {i} about widgets and gadgets.") for i in range(20)]
@@ -85,7 +84,7 @@ def test_an_unfinished_last_word_matches_the_words_it_starts():
     stats = ranking.Statistics()
     frost = entry(1, "Killer Frost freezes a card.")
     stats.add([frost, *FILLER])
-    ranked = ranking.rank([frost], terms("killer fro"), stats, prefix_last=True)
+    ranked = ranking.rank([frost], ranking.compile_query(parse("killer fro"), stats), stats)
     assert ranked[0][1] > 0
 
 

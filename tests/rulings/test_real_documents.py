@@ -87,7 +87,7 @@ def test_real_queries_find_the_rule_first(real_rulings, query, source, number):
 
 def test_a_misspelled_real_card_is_rewritten(real_rulings):
     results = search(query="deathstrom")
-    assert (results.corrected, results.hits[0].entry.title) == ("Deathstorm", "Deathstorm")
+    assert (results.corrected, results.hits[0].entry.title) == ([("deathstrom", "deathstorm")], "Deathstorm")
 
 
 def test_702_6_does_not_match_702_60(real_rulings):

@@ -86,7 +86,7 @@ def test_a_question_finds_the_rule(invented):
 
 def test_a_misspelled_card_name_is_rewritten(invented):
     results = search(query="Gadgetmn")
-    assert (results.corrected, results.hits[0].entry.title) == ("Gadgetman", "Gadgetman")
+    assert (results.corrected, results.hits[0].entry.title) == ([("gadgetmn", "gadgetman")], "Gadgetman")
 
 
 def test_a_misspelled_word_is_rewritten(invented):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.template import Context, Template
 from django.urls import reverse
@@ -32,7 +34,7 @@ def test_an_htmx_request_gets_only_the_results(client, invented):
 
 def test_the_page_says_when_it_rewrote_the_query(client, invented):
     response = client.get("/rulings/", {"q": "Gadgetmn"})
-    assert b"Showing results for" in response.content
+    assert "Searched for <strong>gadgetman</strong>" in response.content.decode()
 
 
 def hit_sources(response) -> set[str]:
@@ -42,10 +44,12 @@ def hit_sources(response) -> set[str]:
     return set(sources)
 
 
-def test_a_search_looks_in_the_dcdb_documents_first(client, invented):
+def test_a_search_looks_in_every_game_dcdb_first(client, invented):
     response = client.get("/rulings/", {"q": "Gadgetman"})
-    assert hit_sources(response) == {"Invented Advanced Rule Book"}
-    assert b'<option value="dcdb" selected>' in response.content
+    sources = re.findall(r'class="hit-source muted small">(.*?) ·', response.content.decode())
+    assert sources[0] == "Invented Advanced Rule Book"
+    assert set(sources) == {"Invented Advanced Rule Book", "Invented Comprehensive Rules"}
+    assert b'<option value="" selected>All games (DCDB first)</option>' in response.content
 
 
 def test_all_games_is_one_choice_away(client, invented):
@@ -58,10 +62,10 @@ def test_a_link_from_before_the_game_choice_searches_all_games(client, invented)
     assert "Invented Comprehensive Rules" in hit_sources(response)
 
 
-def test_nothing_in_dcdb_widens_to_all_games_and_says_so(client, invented):
-    response = client.get("/rulings/", {"q": "gizmo"})
+def test_nothing_in_the_chosen_game_widens_to_every_game_and_says_so(client, invented):
+    response = client.get("/rulings/", {"q": "gizmo", "game": "dcdb"})
     assert hit_sources(response) == {"Invented Comprehensive Rules"}
-    assert "Nothing in the DC Comics Deck-Building Game documents: showing <strong>all games</strong>" in (
+    assert "Nothing in the DC Comics Deck-Building Game documents: showing <strong>every game</strong>" in (
         response.content.decode()
     )
 

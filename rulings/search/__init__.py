@@ -1,0 +1,367 @@
+"""Search the rulings: one interface, one scope policy, two full-text backends.
+
+``search(query=..., game=None, document=None, limit=20)`` reads the query once (``rulings.query.parse``:
+the game it names, rule numbers in any printed form, its terms) and answers in this order:
+
+1. a rule number ("9.020", "12.05" → 12.050, "9.22" → 9.022, "408.2a") is looked up in every game in
+   scope and jumps straight to the rule, with its examples and sub-rules; a number that exists nowhere
+   says so and offers the nearest numbers that exist;
+2. exact names (card names and aliases, glossary terms, keywords, section titles) rank first;
+3. full text (``backends``): the entries with every word, or when too few, those missing one word and
+   those with any; ``rulings.ranking`` orders them the same way on every database;
+4. words that are neither English nor in the documents are corrected first (``correction``), and the
+   answer says what was corrected;
+5. when the best entry holds too little of what the query asks, the answer is "nothing found", with the
+   closest entries offered rather than shown as answers.
+
+The scope (one policy for the page, the command and the API): a document or a game the judge chose; else
+the game the query names ("… vs system"); else every game, the toolkit's own game (DCDB) preferred by a
+factor, so that a strong Vs. System or OverPower match is shown (labelled by game) rather than hidden
+behind a weak DCDB one. A chosen game that has nothing widens to every game, and says so.
+
+A search runs at most six queries: which documents exist, two full-text queries (twice when a name is
+corrected), and one for the entries it shows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import query as q
+from .. import ranking
+from ..models import Entry, Section
+from ..parsers.base import GAME_DCDB, GAME_NAMES
+from . import correction
+from .backends import ALL, ANY, MOST, PostgresBackend, SqliteBackend, _combine, backend, rebuild_index
+from .catalogue import PRIMARY_KINDS, Catalogue, catalogue, vocabulary
+from .results import MARK_END, MARK_START, Hit, Results, group, highlight, plain_snippet
+
+__all__ = [
+    "ALL",
+    "ANY",
+    "MOST",
+    "Hit",
+    "PostgresBackend",
+    "Results",
+    "SqliteBackend",
+    "_combine",
+    "backend",
+    "catalogue",
+    "group",
+    "rebuild_index",
+    "search",
+    "vocabulary",
+]
+
+HOME_GAME = GAME_DCDB
+HOME_PRIOR = 1.3  # how much the toolkit's own game is preferred when every game is searched
+CANDIDATES = 60  # full-text matches ranked per query (the backend's best ones when there are more)
+FEW = 3  # fewer full-text results than this and the query is searched more loosely
+ANSWERS = 0.6  # the share of the query (by weight) the best entry must hold to count as an answer
+CLOSEST = 3  # entries offered when nothing answers
+
+
+# --- finding entries ------------------------------------------------------------------------------
+
+
+def _load(ids: list[int], cat: Catalogue) -> dict[int, Entry]:
+    """Every entry a result shows, hits, their parents and their children, in one query; documents,
+    sections and cards come from the catalogue."""
+    if not ids:
+        return {}
+    wanted = set(ids)
+    for pk in ids:
+        entry = cat.entry(pk)
+        parent = cat.data[entry.document_id].parents.get(pk) if entry is not None else None
+        if parent is not None:
+            wanted.add(parent)
+    rows = {row.pk: row for row in Entry.objects.filter(pk__in=wanted)}
+    for row in rows.values():
+        data = cat.data.get(row.document_id)
+        if data is None:  # imported since the catalogue was read
+            continue
+        Entry.document.field.set_cached_value(row, data.document)
+        Entry.section.field.set_cached_value(row, data.sections.get(row.section_id))
+        Entry.card.field.set_cached_value(row, data.cards.get(row.card_id) if row.card_id else None)
+        if row.parent_id is None or row.parent_id in rows:
+            Entry.parent.field.set_cached_value(row, rows.get(row.parent_id) if row.parent_id else None)
+    return rows
+
+
+def _by_number(numbers: tuple[str, ...], cat: Catalogue, document_ids: list[int]) -> list[int]:
+    found = []
+    for document_id in document_ids:
+        data = cat.data[document_id]
+        for number in numbers:
+            for pk in data.numbers.get(number, ()):
+                entry = data.entries[pk]
+                found.append(
+                    ((numbers.index(number), entry.kind not in PRIMARY_KINDS, document_id, entry.order), pk)
+                )
+    found.sort()
+    # An example printed with its rule's number (6.122 Ex. 2) sits under that rule, not beside it.
+    kinds = {pk: cat.data[key[2]].entries[pk].kind for key, pk in found}
+    primary = {(key[2], key[0]) for key, pk in found if kinds[pk] in PRIMARY_KINDS}
+    return [pk for key, pk in found if kinds[pk] in PRIMARY_KINDS or (key[2], key[0]) not in primary]
+
+
+def _number_value(number: str) -> tuple[int, float, str]:
+    match = re.fullmatch(r"(\d+)\.(\d+)([a-z]?)", number)
+    if not match:
+        return (-1, 0.0, "")
+    return (int(match.group(1)), float("0." + match.group(2)), match.group(3))
+
+
+def _nearest_numbers(
+    numbers: tuple[str, ...], cat: Catalogue, document_ids: list[int], most: int = 4
+) -> list[int]:
+    """Rules printed with the numbers closest to a number that exists nowhere (same section first)."""
+    scored: dict[int, tuple] = {}
+    for typed in numbers:
+        whole, fraction, _ = _number_value(typed)
+        for document_id in document_ids:
+            data = cat.data[document_id]
+            for number, ids in data.numbers.items():
+                other_whole, other_fraction, _ = _number_value(number)
+                if other_whole < 0:
+                    continue
+                pk = next((pk for pk in ids if data.entries[pk].kind in PRIMARY_KINDS), None)
+                if pk is None:
+                    continue
+                key = (abs(other_whole - whole), abs(other_fraction - fraction), document_id)
+                if pk not in scored or key < scored[pk]:
+                    scored[pk] = key
+    return [pk for pk, _ in sorted(scored.items(), key=lambda item: item[1])[:most]]
+
+
+def _by_name(query: q.Query, cat: Catalogue, document_ids: list[int]) -> list[int]:
+    """Entries named exactly like the query (card names and aliases, glossary terms, keywords, titles,
+    section titles), the exact title first."""
+    wanted = {q.normalised(query.searched), q.normalised(q.expand_abbreviations(query.searched))} - {""}
+    found: list[tuple] = []
+    for document_id in document_ids:
+        names = cat.data[document_id].names
+        for name in wanted:
+            found += names.get(name, ())
+    found.sort()
+    kept, seen, seen_sections = [], set(), set()
+    for _, pk, how in found:
+        if pk in seen:
+            continue
+        if how == "section":  # a section matched by title: its first entry stands for it
+            if pk in seen_sections:
+                continue
+            seen_sections.add(pk)
+        seen.add(pk)
+        kept.append(pk)
+    return kept
+
+
+@dataclass
+class _Found:
+    query: q.Query
+    compiled: ranking.CompiledQuery
+    named: list[int]
+    ranked: list[tuple[int, float]]  # (entry id, score), best first
+    matched: int  # how many entries the words found (named and full text)
+
+
+def _find(
+    query: q.Query, cat: Catalogue, document_ids: list[int], *, game, document_id, priors: dict[int, float]
+) -> _Found:
+    """Exact names, then full text: every word (the last one may be unfinished); when that finds
+    little, those missing one word and those with any. At most two queries."""
+    named = _by_name(query, cat, document_ids)
+    engine = backend()
+    where = {"game": game, "document_id": document_id, "limit": CANDIDATES}
+    rows = engine.match(query, modes=[ALL], **where)
+    matched = len(rows) + len(named)
+    if matched < FEW and len(q.required(list(query.terms))) > 1:
+        rows += engine.match(query, modes=[MOST, ANY], **where)
+    allowed = set(document_ids)
+    seen = set(named)
+    candidates = []
+    for entry_id, _ in rows:
+        entry = cat.entry(entry_id)
+        if entry is not None and entry_id not in seen and entry.document_id in allowed:
+            seen.add(entry_id)
+            candidates.append(entry)
+    compiled = ranking.compile_query(query, cat.current_stats)
+    ranked = ranking.rank(candidates, compiled, cat.current_stats, priors=priors)
+    return _Found(query, compiled, named, [(entry.entry_id, score) for entry, score in ranked], matched)
+
+
+# --- answering ------------------------------------------------------------------------------------
+
+
+def _number_results(
+    text: str, parsed: q.Query, cat: Catalogue, document_ids: list[int], limit: int
+) -> Results:
+    found = _by_number(parsed.numbers, cat, document_ids)[:limit]
+    if found:
+        children = {pk: cat.data[cat.entry(pk).document_id].children.get(pk, []) for pk in found}
+        loaded = _load([*found, *(c for ids in children.values() for c in ids)], cat)
+        hits = [
+            Hit(
+                loaded[pk],
+                1000.0,
+                plain_snippet(loaded[pk].text, []),
+                "number",
+                [loaded[c] for c in children[pk] if c in loaded],
+            )
+            for pk in found
+            if pk in loaded
+        ]
+        return Results(query=text, hits=hits, kind="number", searched=parsed.searched)
+    section = (
+        Section.objects.filter(document_id__in=document_ids, number__in=parsed.numbers)
+        .select_related("document", "document__game")
+        .first()
+    )
+    if section:
+        entries = list(
+            section.entries.select_related("document", "document__game", "section", "card", "parent")[:limit]
+        )
+        return Results(
+            query=text,
+            hits=[Hit(e, 0, plain_snippet(e.text, []), "number") for e in entries],
+            kind="number",
+            searched=parsed.searched,
+            section=section,
+        )
+    nearest = _nearest_numbers(parsed.numbers, cat, document_ids)
+    loaded = _load(nearest, cat)
+    return Results(
+        query=text,
+        hits=[],
+        kind="number",
+        searched=parsed.searched,
+        not_found=True,
+        nearest_numbers=[loaded[pk] for pk in nearest if pk in loaded],
+    )
+
+
+def _word_results(
+    text: str,
+    parsed: q.Query,
+    cat: Catalogue,
+    document_ids: list[int],
+    *,
+    game,
+    document_id,
+    priors,
+    limit: int,
+) -> Results:
+    vocab = cat.vocabulary()
+    corrections = correction.word_corrections(parsed, vocab.words)
+    searched = parsed.with_correction(corrections)
+    where = {"game": game, "document_id": document_id, "priors": priors}
+    found = _find(searched, cat, document_ids, **where)
+    if not found.named and len(parsed.words) <= 5 and correction.unknown_words(parsed, vocab.words):
+        # A misspelt name ("ras al guhl"): the whole query spelled almost like a card or term.
+        name = correction.close_name(parsed.searched, vocab.names)
+        if name:
+            better = _find(q.parse(name), cat, document_ids, **where)
+            if better.named:
+                found = better
+                corrections = {parsed.searched: name}
+                searched = better.query
+
+    chosen: list[tuple[int, float, str]] = [(pk, 1000.0, "name") for pk in found.named]
+    chosen += [(pk, score, "text") for pk, score in found.ranked]
+    not_found = False
+    closest: list[int] = []
+    if not found.named and found.ranked:
+        best = cat.entry(found.ranked[0][0])
+        if best is None or ranking.coverage(best, found.compiled) < ANSWERS:
+            not_found, closest, chosen = True, [pk for pk, _ in found.ranked[:CLOSEST]], []
+    elif not chosen:
+        not_found = True
+    chosen = chosen[:limit]
+    children = {
+        pk: cat.data[cat.entry(pk).document_id].children.get(pk, []) for pk, _, how in chosen if how == "name"
+    }
+    loaded = _load([pk for pk, _, _ in chosen] + [c for ids in children.values() for c in ids] + closest, cat)
+    snippet_words = [w for term in found.query.terms for w in term.parts]
+    hits = []
+    for pk, score, how in chosen:
+        entry = loaded.get(pk)
+        if entry is None:
+            continue
+        if how == "name":
+            kids = [loaded[c] for c in children.get(pk, []) if c in loaded]
+            hits.append(Hit(entry, score, plain_snippet(entry.text, snippet_words), "name", kids))
+        else:
+            marked = ranking.snippet_marks(
+                q.fold(entry.text), cat.entry(pk), found.compiled.wanted, start=MARK_START, end=MARK_END
+            )
+            hits.append(Hit(entry, score, highlight(marked), "text"))
+    expanded = q.also_searched(searched.searched)
+    return Results(
+        query=text,
+        hits=hits,
+        kind="words",
+        searched=searched.searched,
+        corrected=list(corrections.items()),
+        expanded=expanded if expanded != " ".join(q.words(searched.searched)) else "",
+        not_found=not_found,
+        closest=[loaded[pk] for pk in closest if pk in loaded],
+    )
+
+
+def _answer(
+    text: str, parsed: q.Query, cat: Catalogue, *, game: str | None, document_id: int | None, limit: int
+) -> Results:
+    document_ids = cat.in_scope(game=game, document_id=document_id)
+    if parsed.numbers:
+        found = _number_results(text, parsed, cat, document_ids, limit)
+        if parsed.only_number or found.hits:
+            if found.hits and not parsed.only_number:  # "9.022 extra turns": the rule, then the words
+                words = _word_results(
+                    text,
+                    parsed,
+                    cat,
+                    document_ids,
+                    game=game,
+                    document_id=document_id,
+                    priors={},
+                    limit=limit,
+                )
+                shown = {hit.entry.pk for hit in found.hits}
+                found.hits += [hit for hit in words.hits if hit.entry.pk not in shown][
+                    : max(0, limit - len(found.hits))
+                ]
+            return found
+    priors = {}
+    if not game and not document_id:
+        priors = {info.id: HOME_PRIOR for info in cat.documents.values() if info.game == HOME_GAME}
+    return _word_results(
+        text, parsed, cat, document_ids, game=game, document_id=document_id, priors=priors, limit=limit
+    )
+
+
+def search(*, query: str, game: str | None = None, document: str | None = None, limit: int = 20) -> Results:
+    """Answer a judge's query; see the module docstring for the order of the answers and the scope."""
+    parsed = q.parse(query)
+    if parsed.empty:
+        return Results(query=query, hits=[], kind="empty")
+    cat = catalogue()
+    document_id = None
+    if document:
+        document_id = next((info.id for info in cat.documents.values() if info.slug == document), None)
+        if document_id is None:
+            return Results(query=query, hits=[], searched=parsed.searched, not_found=True)
+    games = {info.game for info in cat.documents.values() if info.is_current}
+    named = False
+    if not document_id and not game and parsed.game in games:
+        game, named = parsed.game, True
+    results = _answer(query, parsed, cat, game=game, document_id=document_id, limit=limit)
+    results.game, results.game_named = game or "", named
+    if game and not document_id and not results.hits:
+        everywhere = _answer(query, parsed, cat, game=None, document_id=None, limit=limit)
+        if everywhere.hits:
+            everywhere.widened = GAME_NAMES.get(game, game)
+            everywhere.game_named = named
+            return everywhere
+    return results

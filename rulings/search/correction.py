@@ -1,0 +1,108 @@
+"""Spelling: correct only the words that are neither English nor in the documents.
+
+"batmn" and "bizzaro" are corrected to the documents' "batman" and "bizarro"; "quit", "timer" and
+"concede" are real words and are searched as typed, even where the documents never use them (the
+ranking and the meaning bridge handle those). The English word list is pyspellchecker's (a frequency
+dictionary of about 160,000 words), read once per process and kept as a plain set on disk beside the
+search cache, so a fresh process reads it in milliseconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import tempfile
+import threading
+from collections import Counter
+from pathlib import Path
+
+from django.conf import settings
+from rapidfuzz import fuzz, process
+
+from .. import query as q
+
+logger = logging.getLogger(__name__)
+
+_english: frozenset[str] | None = None
+_lock = threading.Lock()
+WORD_SCORE = 78  # rapidfuzz ratio a document word must reach to stand for a misspelt one
+NAME_SCORE = 84  # the same for a whole card or term name
+
+
+def _word_list_path() -> Path:
+    from spellchecker import __version__
+
+    return Path(settings.VAR_DIR) / "cache" / "rulings" / f"english-{__version__}.pickle"
+
+
+def english_words() -> frozenset[str]:
+    global _english
+    if _english is not None:
+        return _english
+    with _lock:
+        if _english is not None:
+            return _english
+        path = _word_list_path()
+        try:
+            with path.open("rb") as handle:
+                found = pickle.load(handle)
+            if isinstance(found, frozenset):
+                _english = found
+                return found
+        except FileNotFoundError:
+            pass
+        except Exception:
+            logger.warning("English word list cache %s unreadable; reading the dictionary again", path)
+        from spellchecker import SpellChecker
+
+        words = frozenset(SpellChecker(language="en", distance=1).word_frequency.dictionary)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(words, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except OSError as error:
+            logger.warning("English word list cache %s not written: %s", path, error)
+        _english = words
+        return words
+
+
+def is_known(word: str, document_words: Counter) -> bool:
+    """A word the search takes as typed: short, a stop word or abbreviation, in the documents, English,
+    or a number."""
+    return (
+        len(word) < 4
+        or any(ch.isdigit() for ch in word)
+        or word in q.STOPWORDS
+        or word in q.ABBREVIATIONS
+        or word in document_words
+        or word.replace("'", "").replace("’", "") in document_words
+        or word in english_words()
+    )
+
+
+def unknown_words(query: q.Query, document_words: Counter) -> list[str]:
+    return [word for word in query.words if not is_known(word, document_words)]
+
+
+def word_corrections(query: q.Query, document_words: Counter) -> dict[str, str]:
+    """Each unknown word → the most frequent document word spelled most like it ('womn' → 'woman')."""
+    out: dict[str, str] = {}
+    for word in unknown_words(query, document_words):
+        candidates = process.extract(
+            word, document_words.keys(), scorer=fuzz.ratio, score_cutoff=WORD_SCORE, limit=8
+        )
+        if candidates:
+            out[word] = max(candidates, key=lambda c: (round(c[1]), document_words[c[0]]))[0]
+    return out
+
+
+def close_name(text: str, names: dict[str, str], cutoff: float = NAME_SCORE) -> str:
+    """A card or term name spelled almost like the whole query ('ras al guhl' → "Ra's al Ghul"), or ''."""
+    wanted = q.normalised(text)
+    if len(wanted) < 4:
+        return ""
+    best = process.extractOne(wanted, names.keys(), scorer=fuzz.ratio, score_cutoff=cutoff)
+    return names[best[0]] if best and best[0] != wanted else ""
