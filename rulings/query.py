@@ -39,6 +39,69 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "extra": ("additional",),
 }
 
+# How people at a table say what the documents say in their own terms: each everyday word is also
+# searched as the documents' words (never instead of them). Written from the documents' vocabulary
+# (tournament rules 9-12, infractions, end of game), one entry per kind of situation, not per query.
+EVERYDAY: dict[str, tuple[str, ...]] = {
+    # leaving a game or an event
+    "quit": ("concede", "drop"),
+    "quits": ("concedes", "drop"),
+    "quitting": ("concede", "drop"),
+    "forfeit": ("concede",),
+    "forfeits": ("concedes",),
+    "leaves": ("drops", "concedes"),
+    "walked": ("drop",),
+    # time
+    "timer": ("time is called",),
+    "clock": ("time is called",),
+    "overtime": ("additional turns",),
+    # pace and conduct
+    "stalling": ("slow play",),
+    "stall": ("slow play",),
+    "slowly": ("slow play",),
+    "phone": ("electronic devices",),
+    "phones": ("electronic devices",),
+    "cellphone": ("electronic devices",),
+    "cheat": ("penalty", "infraction"),
+    "cheating": ("penalty", "infraction"),
+    "punish": ("penalty",),
+    "punishment": ("penalty",),
+    "kicked": ("disqualified",),
+    "spectator": ("talk to a player",),
+    "spectators": ("talk to a player",),
+    "watching": ("talk to a player",),
+    "coaching": ("talk to a player",),
+    # mistakes
+    "mistake": ("misplay", "error"),
+    "mistakes": ("misplays", "errors"),
+    "accident": ("misplay", "inadvertently"),
+    "accidentally": ("misplay", "inadvertently"),
+    "forgot": ("missed", "fails"),
+    "forgets": ("missed", "fails"),
+    "forgotten": ("missed",),
+    # seeing cards
+    "peek": ("look at",),
+    "peeked": ("looks at",),
+    "showed": ("reveals",),
+    "show": ("reveal",),
+    "flashed": ("reveals",),
+    # results and standings
+    "tie": ("tied", "tiebreaker"),
+    "tied": ("tie", "tiebreaker"),
+    "draw": ("tie",),
+    "winner": ("win",),
+    "cut": ("play-off", "top four"),
+    "top8": ("top eight", "semi-finals"),
+    "top4": ("top four", "finals"),
+    "ppl": ("players",),
+    "people": ("players",),
+    "tourney": ("tournament",),
+    "event": ("tournament",),
+    "pairings": ("paired",),
+    # turn order
+    "first": ("player order",),
+}
+
 # The abbreviations the rule documents print themselves. The others ("MS", "EOT", "DQ" ...) are only
 # judges' shorthand: typing them finds the spelled-out words, but typing the words searches them as
 # one phrase without adding (or showing) the shorthand, which no document uses.
@@ -435,7 +498,7 @@ def terms(text: str) -> list[Term]:
             continue
         word = segment[0]
         if word not in STOPWORDS:
-            out.append(Term(word, ABBREVIATIONS.get(word, ()), index))
+            out.append(Term(word, ABBREVIATIONS.get(word, ()) + EVERYDAY.get(word, ()), index))
         elif word in OPTIONAL_WORDS:
             same = tuple(n for n in NEGATIONS if n != word) if word in NEGATIONS else ()
             out.append(Term(word, same, index, optional=True))

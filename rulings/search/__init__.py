@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from .. import query as q
 from .. import ranking
-from ..models import Entry, Section
+from ..models import Card, Entry, Section
 from ..parsers.base import GAME_DCDB, GAME_NAMES
 from . import correction
 from .backends import ALL, ANY, MOST, PostgresBackend, SqliteBackend, _combine, backend, rebuild_index
@@ -76,14 +76,15 @@ def _load(ids: list[int], cat: Catalogue) -> dict[int, Entry]:
         parent = cat.data[entry.document_id].parents.get(pk) if entry is not None else None
         if parent is not None:
             wanted.add(parent)
-    rows = {row.pk: row for row in Entry.objects.filter(pk__in=wanted)}
+    rows = {row.pk: row for row in Entry.objects.filter(pk__in=wanted).select_related("section", "card")}
     for row in rows.values():
         data = cat.data.get(row.document_id)
         if data is None:  # imported since the catalogue was read
             continue
         Entry.document.field.set_cached_value(row, data.document)
-        Entry.section.field.set_cached_value(row, data.sections.get(row.section_id))
-        Entry.card.field.set_cached_value(row, data.cards.get(row.card_id) if row.card_id else None)
+        Section.document.field.set_cached_value(row.section, data.document)
+        if row.card is not None:
+            Card.document.field.set_cached_value(row.card, data.document)
         if row.parent_id is None or row.parent_id in rows:
             Entry.parent.field.set_cached_value(row, rows.get(row.parent_id) if row.parent_id else None)
     return rows

@@ -48,9 +48,7 @@ class DocumentData:
     words: Counter  # every word of the document (typo correction)
     stats: ranking.Statistics
     parents: dict[int, int]  # entry id → its parent's id
-    document: Document  # the rows a result shows with its entries, read once (is_current kept up to date)
-    sections: dict[int, Section]
-    cards: dict[int, Card]
+    document: Document  # the row a result shows with its entries, read once (is_current kept up to date)
 
 
 @dataclass
@@ -138,6 +136,10 @@ def _cache_path(key: tuple) -> Path:
 
 def _read_cache(key: tuple) -> dict | None:
     path = _cache_path(key)
+    # Loading creates hundreds of thousands of objects: the garbage collector, left on, would walk
+    # them again and again while they are made (it more than doubles the time).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         with path.open("rb") as handle:
             found = pickle.load(handle)
@@ -146,6 +148,9 @@ def _read_cache(key: tuple) -> dict | None:
     except Exception:  # a truncated or foreign file: compile again and replace it
         logger.warning("rulings cache %s unreadable; compiling again", path)
         return None
+    finally:
+        if collecting:
+            gc.enable()
     return found if isinstance(found, dict) and set(found) == set(_PURE) else None
 
 
@@ -166,24 +171,18 @@ def _write_cache(key: tuple, pure: dict) -> None:
         logger.warning("rulings cache %s not written: %s", path, error)
 
 
-def _compile_document(key: tuple) -> DocumentData:
-    document_id = key[0]
-    document = Document.objects.select_related("game").get(pk=document_id)
-    section_rows = {row.pk: row for row in Section.objects.filter(document_id=document_id)}
-    card_rows = {row.pk: row for row in Card.objects.filter(document_id=document_id)}
-    for row in section_rows.values():
-        Section.document.field.set_cached_value(row, document)
-    for row in card_rows.values():
-        Card.document.field.set_cached_value(row, document)
+def _compile_document(key: tuple, document: Document) -> DocumentData:
     pure = _read_cache(key)
     if pure is None:
-        pure = _compile_pure(document_id, section_rows, card_rows)
+        pure = _compile_pure(key[0])
         _write_cache(key, pure)
-    return DocumentData(key, **pure, document=document, sections=section_rows, cards=card_rows)
+    return DocumentData(key, **pure, document=document)
 
 
-def _compile_pure(document_id: int, section_rows: dict[int, Section], card_rows: dict[int, Card]) -> dict:
+def _compile_pure(document_id: int) -> dict:
     """The document's search data, made only of plain Python objects (what the disk cache holds)."""
+    section_rows = {row.pk: row for row in Section.objects.filter(document_id=document_id)}
+    card_rows = {row.pk: row for row in Card.objects.filter(document_id=document_id)}
     sections = {pk: row.title for pk, row in section_rows.items()}
     section_names = {pk: row.normalised_title for pk, row in section_rows.items()}
     cards = {pk: [row.name, row.set_name] for pk, row in card_rows.items()}
@@ -305,10 +304,12 @@ def catalogue() -> Catalogue:
     with _lock:
         data: dict[int, DocumentData] = {}
         documents: dict[int, DocumentInfo] = {}
+        missing = [row[0] for row in rows if (row[0], row[1], str(row[2])) not in _documents]
+        rows_by_id = Document.objects.select_related("game").in_bulk(missing) if missing else {}
         for document_id, checksum, imported_at, is_current, slug, game in rows:
             key = (document_id, checksum, str(imported_at))
             if key not in _documents:
-                _documents[key] = _compile_document(key)
+                _documents[key] = _compile_document(key, rows_by_id[document_id])
             data[document_id] = _documents[key]
             data[document_id].document.is_current = bool(is_current)
             documents[document_id] = DocumentInfo(document_id, slug, game, bool(is_current))
