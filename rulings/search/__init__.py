@@ -34,7 +34,7 @@ from ..models import Card, Entry, Section
 from ..parsers.base import GAME_DCDB, GAME_NAMES
 from . import correction
 from .backends import ALL, ANY, MOST, PostgresBackend, SqliteBackend, _combine, backend, rebuild_index
-from .catalogue import PRIMARY_KINDS, Catalogue, catalogue, vocabulary
+from .compiled import PRIMARY_KINDS, Catalogue, catalogue, vocabulary
 from .results import MARK_END, MARK_START, Hit, Results, group, highlight, plain_snippet
 
 __all__ = [

@@ -123,7 +123,7 @@ def _document_rows() -> list[tuple]:
 # What the disk cache depends on besides the document: the code that compiles it.
 _CODE = Path(__file__).resolve().parent.parent
 _CODE_VERSION = hashlib.sha256(
-    b"".join((_CODE / name).read_bytes() for name in ("query.py", "ranking.py", "search/catalogue.py"))
+    b"".join((_CODE / name).read_bytes() for name in ("query.py", "ranking.py", "search/compiled.py"))
 ).hexdigest()[:12]
 _PURE = ("entries", "names", "printed_names", "numbers", "children", "words", "stats", "parents")
 

@@ -1,0 +1,65 @@
+"""Reading a query once (pure): the game it names, rule numbers in short forms, what is left to search."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulings.query import parse
+
+
+@pytest.mark.parametrize(
+    ("typed", "numbers"),
+    [
+        ("9.22", ("9.22", "9.220", "9.022")),
+        ("rule 10.51", ("10.51", "10.510", "10.051")),
+        ("1.2", ("1.2", "1.200", "1.020", "1.002")),
+        ("#9.04?", ("9.04", "9.040", "9.004")),
+        ("702.6A", ("702.6a",)),
+        ("12.050", ("12.050",)),
+    ],
+)
+def test_a_short_rule_number_means_every_printed_form(typed, numbers):
+    query = parse(typed)
+    assert (query.numbers, query.only_number) == (numbers, True)
+
+
+def test_words_around_a_number_that_ask_nothing_else_leave_it_a_number():
+    assert parse("what does 10.51 say").only_number
+
+
+def test_a_number_with_other_words_searches_both():
+    query = parse("9.022 extra turns")
+    assert (query.numbers[0], query.only_number, query.searched) == ("9.022", False, "extra turns")
+
+
+@pytest.mark.parametrize(
+    ("typed", "game", "searched"),
+    [
+        ("time called vs system", "vs", "time called"),
+        ("Vs. System: boosting", "vs", "boosting"),
+        ("how many cards overpower", "overpower", "how many cards"),
+        ("over power venture", "overpower", "venture"),
+        ("extra turns in dcdb", "dcdb", "extra turns"),
+    ],
+)
+def test_a_game_named_in_the_query_narrows_it_and_leaves_the_words(typed, game, searched):
+    query = parse(typed)
+    assert (query.game, query.searched) == (game, searched)
+
+
+def test_the_game_name_alone_is_searched_as_words():
+    assert (parse("overpower").game, parse("overpower").searched) == (None, "overpower")
+
+
+def test_two_games_named_narrow_to_neither():
+    assert parse("vs system or overpower drop rules").game is None
+
+
+def test_an_everyday_word_also_searches_the_documents_word():
+    (term,) = parse("stalling").terms
+    assert "slow play" in term.alternatives
+
+
+def test_a_correction_replaces_the_word_and_says_so():
+    query = parse("gadgetmn rules").with_correction({"gadgetmn": "gadgetman"})
+    assert (query.searched, query.corrected) == ("gadgetman rules", (("gadgetmn", "gadgetman"),))

@@ -1,0 +1,94 @@
+"""One scope policy, numbers in every game, corrections of non-words only, and "nothing found"."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management import call_command
+
+from rulings.search import search
+
+from .conftest import import_parsed, rule, set_aside_other_documents, vs_document
+
+
+def urls(results) -> list[str]:
+    return [hit.url for hit in results.hits]
+
+
+def test_every_game_is_searched_with_dcdb_first(invented):
+    results = search(query="Gadgetman")
+    assert [hit.game for hit in results.hits][:1] == ["dcdb"]
+    assert "vs" in {hit.game for hit in results.hits}
+
+
+def test_a_strong_match_in_another_game_is_not_hidden_behind_dcdb(invented):
+    results = search(query="boosting a widget")
+    assert (results.hits[0].game, results.hits[0].entry.number[:5]) == ("vs", "702.6")
+
+
+def test_a_game_named_in_the_query_narrows_the_search(invented):
+    results = search(query="gadgetman vs system")
+    assert {hit.game for hit in results.hits} == {"vs"}
+    assert (results.game, results.game_named) == ("vs", True)
+
+
+def test_a_short_dcdb_number_finds_the_rule_with_leading_zeros_left_out(db):
+    set_aside_other_documents()
+    from .conftest import dcdb_document
+
+    import_parsed(dcdb_document(extra=(rule("9.022", "Ex.2: four players.", section="9"),)), vs_document())
+    assert search(query="9.22").hits[0].entry.number == "9.022"
+
+
+def test_a_vs_number_is_found_without_choosing_the_game(invented):
+    assert search(query="702.6a").hits[0].entry.number == "702.6a"
+
+
+def test_a_number_that_exists_nowhere_says_so_and_offers_the_nearest(invented):
+    results = search(query="9.025")
+    assert (results.hits, results.not_found) == ([], True)
+    assert results.nearest_numbers[0].number in {"9.020", "9.030", "9.021"}
+
+
+def test_a_real_word_is_never_rewritten(invented):
+    results = search(query="gadget")
+    assert results.corrected == []
+
+
+def test_a_word_neither_english_nor_in_the_documents_is_corrected(invented):
+    results = search(query="sprokcet")
+    assert results.corrected == [("sprokcet", "sprocket")]
+    assert results.hits[0].entry.title == "Doctor Sprocket"
+
+
+def test_words_that_answer_nothing_say_nothing_found_and_offer_the_closest(invented):
+    results = search(query="how many sideboard cards may a widget player register")
+    assert (results.hits, results.not_found) == ([], True)
+    assert results.closest
+
+
+def test_the_page_says_nothing_found_and_lists_the_closest(client, invented):
+    response = client.get("/rulings/", {"q": "how many sideboard cards may a widget player register"})
+    page = response.content.decode()
+    assert "<strong>Nothing found</strong>" in page and "The closest entries" in page
+
+
+def test_the_page_offers_the_nearest_numbers(client, invented):
+    page = client.get("/rulings/", {"q": "9.025"}).content.decode()
+    assert "No rule is numbered “9.025”" in page and "9.020" in page
+
+
+def test_a_card_ruling_is_titled_by_its_card_in_the_json(invented, capsys):
+    call_command("search_rulings", "counts as a hero while in the line-up", "--json")
+    answer = json.loads(capsys.readouterr().out)
+    first = answer["results"][0]
+    assert (first["kind"], first["title"], first["card"]) == ("card_ruling", "Gadgetman", "Gadgetman")
+
+
+def test_the_json_says_what_was_corrected_narrowed_and_not_found(invented, capsys):
+    call_command("search_rulings", "sprokcet vs system", "--json")
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["corrected"] == [{"typed": "sprokcet", "searched": "sprocket"}]
+    # Sprocket is a DCDB card: nothing in Vs. System, so every game is searched, and the answer says so.
+    assert (answer["game_named"], answer["widened"], answer["widened_from"]) == (True, True, "Vs. System")
+    assert answer["not_found"] is False and answer["results"][0]["game"] == "dcdb"
