@@ -255,13 +255,19 @@ def _word_results(
     limit: int,
 ) -> Results:
     vocab = cat.vocabulary()
-    corrections = correction.word_corrections(parsed, vocab.words)
+    corrections = correction.word_corrections(parsed, vocab.words, vocab.names)
     searched = parsed.with_correction(corrections)
     where = {"game": game, "document_id": document_id, "priors": priors}
     found = _find(searched, cat, document_ids, **where)
-    if not found.named and len(parsed.words) <= 5 and correction.unknown_words(parsed, vocab.words):
-        # A misspelt name ("ras al guhl"): the whole query spelled almost like a card or term.
-        name = correction.close_name(parsed.searched, vocab.names)
+    if not found.named and len(parsed.words) <= 5:
+        # A misspelt name ("ras al guhl", "red lantern super girl"): the whole query spelled almost like
+        # a card or term; closer still when every word is a real word.
+        misspelt = bool(correction.unknown_words(parsed, vocab.words))
+        name = correction.close_name(
+            parsed.searched,
+            vocab.names,
+            cutoff=correction.NAME_SCORE if misspelt else correction.NAME_SCORE_KNOWN,
+        )
         if name:
             better = _find(q.parse(name), cat, document_ids, **where)
             if better.named:

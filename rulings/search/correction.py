@@ -28,6 +28,7 @@ _english: frozenset[str] | None = None
 _lock = threading.Lock()
 WORD_SCORE = 78  # rapidfuzz ratio a document word must reach to stand for a misspelt one
 NAME_SCORE = 84  # the same for a whole card or term name
+NAME_SCORE_KNOWN = 92  # ... when every word of the query is a real word ("super girl" → "Supergirl")
 
 
 def _word_list_path() -> Path:
@@ -87,10 +88,30 @@ def unknown_words(query: q.Query, document_words: Counter) -> list[str]:
     return [word for word in query.words if not is_known(word, document_words)]
 
 
-def word_corrections(query: q.Query, document_words: Counter) -> dict[str, str]:
-    """Each unknown word → the most frequent document word spelled most like it ('womn' → 'woman')."""
+_compact: dict[int, dict[str, str]] = {}
+
+
+def _compact_names(names: dict[str, str]) -> dict[str, str]:
+    """Names written without their spaces ('plasticman' → 'plastic man'), per vocabulary."""
+    found = _compact.get(id(names))
+    if found is None:
+        found = {key.replace(" ", ""): key for key in names if " " in key}
+        _compact.clear()
+        _compact[id(names)] = found
+    return found
+
+
+def word_corrections(
+    query: q.Query, document_words: Counter, names: dict[str, str] | None = None
+) -> dict[str, str]:
+    """Each unknown word → a name it runs together ('plasticman' → 'plastic man'), else the most
+    frequent document word spelled most like it ('womn' → 'woman')."""
     out: dict[str, str] = {}
+    compact = _compact_names(names) if names else {}
     for word in unknown_words(query, document_words):
+        if word in compact:
+            out[word] = compact[word]
+            continue
         candidates = process.extract(
             word, document_words.keys(), scorer=fuzz.ratio, score_cutoff=WORD_SCORE, limit=8
         )
