@@ -58,7 +58,7 @@ HOME_GAME = GAME_DCDB
 HOME_PRIOR = 1.3  # how much the toolkit's own game is preferred when every game is searched
 CANDIDATES = 60  # full-text matches ranked per query (the backend's best ones when there are more)
 FEW = 3  # fewer full-text results than this and the query is searched more loosely
-ANSWERS = 0.6  # the share of the query (by weight) the best entry must hold to count as an answer
+ANSWERS = 0.3  # the share of the query (by weight) the best entry must hold to count as an answer
 CLOSEST = 3  # entries offered when nothing answers
 
 
