@@ -65,3 +65,27 @@ def test_the_inline_view_links_to_the_rule(live_server, phone_page):
     page.click(".xref-peek .peek-actions a")
     page.wait_for_url("**/e/9.020/")
     assert "Each round lasts 50 minutes" in page.inner_text(".permalink .entry-text")
+
+
+def test_the_first_result_is_above_the_fold_on_a_phone(live_server, phone_page):
+    imported()
+    page = phone_page
+    page.goto(f"{live_server.url}/rulings/?q=time+is+called")
+    height = page.viewport_size["height"]
+    title = page.locator(".rulings-hit .hit-link").first.bounding_box()
+    snippet = page.locator(".rulings-hit .snippet").first.bounding_box()
+    assert title["y"] + title["height"] <= height
+    assert snippet["y"] + snippet["height"] <= height
+    # The top bar and the form together take under a third of the screen (they took 45%).
+    form = page.locator("form.rulings-search").bounding_box()
+    assert form["y"] + form["height"] <= height / 3
+
+
+def test_the_filters_open_and_still_search(live_server, phone_page):
+    imported()
+    page = phone_page
+    page.goto(f"{live_server.url}/rulings/?q=gadgetman")
+    page.click(".rulings-filters summary")
+    page.select_option("#id_game", "all")
+    page.wait_for_url("**game=all**")
+    page.wait_for_selector(".rulings-hit")

@@ -223,3 +223,26 @@ def test_a_document_page_links_its_games_glossary(client, glossaries):
     document = Document.objects.get(title="Invented Comprehensive Rules")
     content = client.get(document.get_absolute_url()).content.decode()
     assert reverse("rulings:glossary", args=["vs"]) in content
+
+
+# --- the search form on a phone --------------------------------------------------------------------
+
+
+def test_the_filters_are_folded_away_and_name_the_scope(client, invented):
+    content = client.get(reverse("rulings:index"), {"q": "9.020"}).content.decode()
+    summary = re.search(
+        r'<details class="rulings-filters"( open)?>\s*<summary>(.*?)</summary>', content, re.S
+    )
+    assert summary and summary.group(1) is None
+    assert "DC Comics Deck-Building Game · All current documents" in summary.group(2)
+
+
+def test_a_chosen_filter_stays_open(client, invented):
+    content = client.get(reverse("rulings:index"), {"q": "9.020", "game": "all"}).content.decode()
+    assert '<details class="rulings-filters" open>' in content
+
+
+def test_the_search_page_has_no_second_search_box_in_the_top_bar(client, invented):
+    content = client.get(reverse("rulings:index"), {"q": "9.020"}).content.decode()
+    assert 'class="quicksearch"' not in content
+    assert 'class="quicksearch"' in client.get(entry("9.020").get_absolute_url()).content.decode()
