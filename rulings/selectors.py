@@ -88,7 +88,8 @@ def segments(text: str, refs: list[CrossReference]) -> list[Segment]:
     """Split ``text`` into plain runs and references (rows of one span grouped: several = ambiguous)."""
     spans: dict[tuple[int, int], list[CrossReference]] = defaultdict(list)
     for ref in refs:
-        spans[(ref.start, ref.end)].append(ref)
+        if ref.start < ref.end:  # an empty span names a card in the entry's title (``named_cards``)
+            spans[(ref.start, ref.end)].append(ref)
     out: list[Segment] = []
     position = 0
     for (start, end), rows in sorted(spans.items()):
@@ -112,6 +113,33 @@ def segments(text: str, refs: list[CrossReference]) -> list[Segment]:
     return out
 
 
+def named_cards(refs: list[CrossReference]) -> list[Segment]:
+    """The cards a card note's label names ("Red Tornado, Batgirl: …"), one segment per name.
+
+    The importer stores them as empty spans at the start of the entry (``services``), since the
+    label is the entry's title, not its text.
+    """
+    names: dict[str, list[CrossReference]] = defaultdict(list)
+    for ref in refs:
+        if ref.start == ref.end and ref.target_entry is not None:
+            names[ref.label].append(ref)
+    return [
+        Segment(
+            label,
+            rows[0].status,
+            [
+                Link(
+                    row.target_entry.get_absolute_url(),
+                    _target_label(row.target_entry),
+                    peek_url(row.target_entry),
+                )
+                for row in rows
+            ],
+        )
+        for label, rows in names.items()
+    ]
+
+
 def _target_label(entry: Entry) -> str:
     if entry.card_id and entry.card:
         return str(entry.card)
@@ -133,6 +161,7 @@ class ShownEntry:
     entry: Entry
     segments: list[Segment]
     children: list[ShownEntry] = field(default_factory=list)
+    named: list[Segment] = field(default_factory=list)  # cards its title names (a card note's label)
 
 
 def _shown(entries: list[Entry], children: dict[int, list[Entry]]) -> list[ShownEntry]:
@@ -146,6 +175,7 @@ def _shown(entries: list[Entry], children: dict[int, list[Entry]]) -> list[Shown
                 ShownEntry(child, segments(child.text, refs.get(child.pk, [])))
                 for child in children.get(entry.pk, [])
             ],
+            named_cards(refs.get(entry.pk, [])),
         )
         for entry in entries
     ]

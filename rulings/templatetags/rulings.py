@@ -2,6 +2,7 @@
 
 - ``{{ text|link_rules }}``: rule numbers cited in plain text become links to the rules;
 - ``{{ segments|xref_text }}``: an entry's text (``selectors.segments``) with its cross-references;
+- ``{{ shown.named|xref_names }}``: the cards a card note's label names, as such links;
 - ``{% xref url peek text title %}`` (or ``{% include "rulings/_xref.html" %}``): one such link;
 - ``xref_link(...)``: the same markup from Python, for code that builds HTML (search snippets).
 
@@ -68,6 +69,12 @@ def xref_text(segments: Iterable[Segment]) -> SafeString:
         else:
             out.append(escape(segment.text))
     return mark_safe("".join(out))
+
+
+@register.filter(is_safe=True)
+def xref_names(segments: Iterable[Segment]) -> SafeString:
+    """Cards named by a note's label (``ShownEntry.named``): each a link that opens in place, " · " between."""
+    return format_html_join(" · ", "{}", ((xref_text([segment]),) for segment in segments or ()))
 
 
 @register.filter(is_safe=True)
