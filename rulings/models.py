@@ -149,7 +149,8 @@ class CrossReference(models.Model):
     """A span of an entry's text that points at another entry or card of the same game.
 
     One row per target; an ambiguous span has one row per candidate, an unresolved one a single row
-    with no target.
+    with no target. An empty span at 0 (``start == end == 0``) is a card that the entry's title
+    names rather than its text: a card note's label ("Red Tornado, Batgirl: …"), ``label`` the name.
     """
 
     RESOLVED, AMBIGUOUS, UNRESOLVED = "resolved", "ambiguous", "unresolved"

@@ -10,12 +10,17 @@ same game's documents:
 - phrases the DCDB Advanced Rule Book uses for its procedures: "step one of the end of turn
   procedures" → 8.010, "step 2 of the End of Game procedures" → 12.020, "time is called" → 9.020.
 
+For the card notes of the DCDB rulebooks, ``label_card_names`` reads the cards a note's label names
+("Red Tornado, Batgirl: …") and ``find_card_names`` the cards its text names ("Note that Catwoman
+can put … Dark Knight"), given the names the game's documents know.
+
 The importer resolves them against one game's entries and cards; nothing here crosses games.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .parsers.base import GAME_DCDB, GAME_VS, MAIN_CHARACTER, MAIN_DECK, SUPER_VILLAIN, normalise
@@ -85,6 +90,8 @@ _TAG_CATEGORIES = {
     "location": MAIN_DECK,
     "starter": "",
     "weakness": "",
+    "superhero": MAIN_CHARACTER,  # "Shazam! (Superhero)" in the Heroes Unite rulebook
+    "super hero": MAIN_CHARACTER,
 }
 _SET_ABBREVIATIONS = {"im": "Impossible Mode"}
 # Up to six words before the bracket: capitalised words, with small joining words between them.
@@ -208,3 +215,68 @@ def rule_numbers(text: str, *, game: str = GAME_DCDB) -> list[str]:
     for ref in _rule_refs(text, game):
         seen.setdefault(ref.number, None)
     return list(seen)
+
+
+# --- card names in card notes -------------------------------------------------------------------
+
+_QUALIFIED = re.compile(r"^(?P<name>.+?)\s*\((?P<qualifier>[^()]+)\)$")
+_NOT_NAMES = frozenset({"et al", "etc", "and others"})
+_WORD = re.compile(r"\S+")
+# What may follow the last word of a name: a possessive, closing punctuation, a dash.
+_NAME_END = re.compile(r"(?:['’]s|['’])?[.,;:!?)\]”\"—–]*$")
+_JOINING = frozenset({"of", "the", "and", "al", "de", "du", "von", "in", "on", "&"})
+
+
+def label_card_names(label: str, known: Collection[str] = ()) -> list[tuple[str, str]]:
+    """The cards a card note's label names, each with the category its qualifier gives ("" if none).
+
+    "Red Tornado, Batgirl" → both; "Batman and Robin" → both, unless ``known`` (normalised names)
+    has a card of that whole name ("Hawk & Dove"); "Shazam! (Super Power)" → Shazam! as a main-deck
+    card; "et al" names no card.
+    """
+    names: list[tuple[str, str]] = []
+    for part in re.split(r"\s*,\s*", label.strip()):
+        pieces = [part] if normalise(part) in known else re.split(r"\s+(?:and|&)\s+", part)
+        for piece in pieces:
+            if not piece or normalise(piece) in _NOT_NAMES:
+                continue
+            category = ""
+            if qualified := _QUALIFIED.match(piece):
+                piece = qualified.group("name").strip()
+                category = _tag_category(qualified.group("qualifier")) or ""
+            names.append((piece, category))
+    return names
+
+
+def find_card_names(text: str, names: Collection[str], *, max_words: int = 6) -> list[Reference]:
+    """Where ``text`` names a card whose normalised name is in ``names``: capitalised words, the
+    longest name first, each name once (its first mention). ``Reference.names`` holds the name as
+    printed, without a possessive ("The Joker’s" → "The Joker")."""
+    words = [(match.start(), match.end(), match.group(0)) for match in _WORD.finditer(text)]
+    found: list[Reference] = []
+    seen: set[str] = set()
+    index = 0
+    while index < len(words):
+        start, _, first = words[index]
+        matched = 0
+        if first[:1].isupper():
+            for count in range(min(max_words, len(words) - index), 0, -1):
+                span = words[index : index + count]
+                # Inside a name no word ends a clause, and every word is capitalised or joins.
+                if any(_NAME_END.sub("", word) != word for _, _, word in span[:-1]):
+                    continue
+                if any(
+                    not (word[:1].isupper() or word[:1].isdigit() or word in _JOINING) for _, _, word in span
+                ):
+                    continue
+                last_start, last_end, last = span[-1]
+                end = last_end - (len(last) - len(_NAME_END.sub("", last)))
+                printed = text[start:end]
+                key = normalise(printed)
+                if key in names and key not in seen:
+                    seen.add(key)
+                    found.append(Reference(start, end, TAG, printed, names=(printed,), name_starts=(start,)))
+                    matched = count
+                    break
+        index += matched or 1
+    return found

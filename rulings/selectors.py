@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404
+from django.urls import reverse
 
 from . import references
-from .models import Card, CrossReference, Document, Entry, Section
-from .parsers.base import CARD_CATEGORIES, GAME_DCDB
+from .models import Card, CrossReference, Document, Entry, Game, Section
+from .parsers.base import CARD_CATEGORIES, EXAMPLE, FAQ, GAME_DCDB, GLOSSARY, RULE, normalise
 
 ENTRY_RELATED = ("document", "document__game", "section", "card", "parent")
+
+
+def peek_url(entry: Entry) -> str:
+    """Where the inline view of ``entry`` (its head, text and examples) is fetched from.
+
+    ``entry.document`` should be loaded with it (``select_related``): this is called per link.
+    """
+    return reverse("rulings:peek", args=[entry.document.slug, entry.key])
 
 
 # --- links to rules, for the judging pages --------------------------------------------------------
@@ -24,6 +34,11 @@ def rule_urls(numbers: Iterable[str], game: str = GAME_DCDB) -> dict[str, str]:
 
     Numbers that are not found are left out; DCDB numbers may be given short ("12.05" → 12.050).
     """
+    return {number: link.url for number, link in rule_links(numbers, game).items()}
+
+
+def rule_links(numbers: Iterable[str], game: str = GAME_DCDB) -> dict[str, Link]:
+    """Like ``rule_urls``, with each rule's inline view (``Link.peek``) as well (one query)."""
     wanted: dict[str, str] = {}
     for number in numbers:
         canonical = references.dcdb_number(number) if game == GAME_DCDB else number.strip()
@@ -37,9 +52,10 @@ def rule_urls(numbers: Iterable[str], game: str = GAME_DCDB) -> dict[str, str]:
         .select_related("document")
         .order_by("document_id", "order")
     )
-    found: dict[str, str] = {}
+    found: dict[str, Link] = {}
     for entry in rows:
-        found.setdefault(wanted[entry.number], entry.get_absolute_url())
+        if wanted[entry.number] not in found:
+            found[wanted[entry.number]] = Link(entry.get_absolute_url(), entry.label, peek_url(entry))
     return found
 
 
@@ -50,6 +66,7 @@ def rule_urls(numbers: Iterable[str], game: str = GAME_DCDB) -> dict[str, str]:
 class Link:
     url: str
     label: str  # what the target is ("9.020", "Deathstorm (Base Set)")
+    peek: str = ""  # the target's inline view (``peek_url``), for a tap that opens it in place
 
 
 @dataclass
@@ -62,12 +79,17 @@ class Segment:
     def url(self) -> str:
         return self.links[0].url if self.status == CrossReference.RESOLVED and self.links else ""
 
+    @property
+    def peek(self) -> str:
+        return self.links[0].peek if self.status == CrossReference.RESOLVED and self.links else ""
+
 
 def segments(text: str, refs: list[CrossReference]) -> list[Segment]:
     """Split ``text`` into plain runs and references (rows of one span grouped: several = ambiguous)."""
     spans: dict[tuple[int, int], list[CrossReference]] = defaultdict(list)
     for ref in refs:
-        spans[(ref.start, ref.end)].append(ref)
+        if ref.start < ref.end:  # an empty span names a card in the entry's title (``named_cards``)
+            spans[(ref.start, ref.end)].append(ref)
     out: list[Segment] = []
     position = 0
     for (start, end), rows in sorted(spans.items()):
@@ -76,7 +98,11 @@ def segments(text: str, refs: list[CrossReference]) -> list[Segment]:
         if start > position:
             out.append(Segment(text[position:start]))
         links = [
-            Link(row.target_entry.get_absolute_url(), _target_label(row.target_entry))
+            Link(
+                row.target_entry.get_absolute_url(),
+                _target_label(row.target_entry),
+                peek_url(row.target_entry),
+            )
             for row in rows
             if row.target_entry is not None
         ]
@@ -85,6 +111,33 @@ def segments(text: str, refs: list[CrossReference]) -> list[Segment]:
     if position < len(text):
         out.append(Segment(text[position:]))
     return out
+
+
+def named_cards(refs: list[CrossReference]) -> list[Segment]:
+    """The cards a card note's label names ("Red Tornado, Batgirl: …"), one segment per name.
+
+    The importer stores them as empty spans at the start of the entry (``services``), since the
+    label is the entry's title, not its text.
+    """
+    names: dict[str, list[CrossReference]] = defaultdict(list)
+    for ref in refs:
+        if ref.start == ref.end and ref.target_entry is not None:
+            names[ref.label].append(ref)
+    return [
+        Segment(
+            label,
+            rows[0].status,
+            [
+                Link(
+                    row.target_entry.get_absolute_url(),
+                    _target_label(row.target_entry),
+                    peek_url(row.target_entry),
+                )
+                for row in rows
+            ],
+        )
+        for label, rows in names.items()
+    ]
 
 
 def _target_label(entry: Entry) -> str:
@@ -108,6 +161,7 @@ class ShownEntry:
     entry: Entry
     segments: list[Segment]
     children: list[ShownEntry] = field(default_factory=list)
+    named: list[Segment] = field(default_factory=list)  # cards its title names (a card note's label)
 
 
 def _shown(entries: list[Entry], children: dict[int, list[Entry]]) -> list[ShownEntry]:
@@ -121,6 +175,7 @@ def _shown(entries: list[Entry], children: dict[int, list[Entry]]) -> list[Shown
                 ShownEntry(child, segments(child.text, refs.get(child.pk, [])))
                 for child in children.get(entry.pk, [])
             ],
+            named_cards(refs.get(entry.pk, [])),
         )
         for entry in entries
     ]
@@ -331,3 +386,139 @@ def document_changes(*, slug: str) -> Changes:
             if k in old and (old[k].text != e.text or old[k].title != e.title)
         ],
     )
+
+
+# --- an entry shown inline, where a cross-reference points at it --------------------------------
+
+
+def entry_peek(*, slug: str, key: str) -> ShownEntry:
+    """The entry with its text's cross-references and its children (examples, or a card's rulings).
+
+    Three queries: the entry, its children, their cross-references.
+    """
+    try:
+        entry = Entry.objects.select_related(*ENTRY_RELATED).get(document__slug=slug, key=key)
+    except Entry.DoesNotExist as missing:
+        raise Http404("No such entry") from missing
+    children = list(entry.children.select_related("document").order_by("order"))
+    return _shown([entry], {entry.pk: children})[0]
+
+
+# --- the glossary of one game ---------------------------------------------------------------------
+
+# Sections whose titled rules define terms ("6.000 - Definitions and Keywords" in the DCDB book).
+# One pattern for Python and for the database's case-insensitive regex (SQLite and PostgreSQL alike).
+_DEFINITION_SECTIONS = "definition|glossary|terminology|keyword"
+# A FAQ that defines a term: "What does the term “defeat” or “defeated” mean?"
+_TERM_QUESTION = re.compile(r"^what does the term [“\"'‘]?(?P<term>[^”\"'’?]+)", re.IGNORECASE)
+
+
+@dataclass
+class GlossaryTerm:
+    term: str
+    anchor: str  # the term's id on the page
+    definitions: list[ShownEntry]  # one per entry that defines it (DCDB: "Ongoing" has four)
+
+
+@dataclass
+class GlossaryLetter:
+    letter: str
+    terms: list[GlossaryTerm]
+
+
+@dataclass
+class Glossary:
+    game: Game
+    letters: list[GlossaryLetter]
+    alphabet: list[tuple[str, bool]]  # every letter A–Z (and "#"), and whether a term starts with it
+
+    @property
+    def term_count(self) -> int:
+        return sum(len(letter.terms) for letter in self.letters)
+
+
+def glossary(*, game: str) -> Glossary:
+    """Every term the game's current documents define, alphabetically (four queries).
+
+    A term is a glossary entry (Vs. System, OverPower), a titled rule in a definitions section (the
+    DCDB book's "Definitions and Keywords") or a FAQ that asks what a term means. Each definition
+    comes with its cross-references and its examples.
+    """
+    game_row = Game.objects.filter(code=game).first()
+    if game_row is None:
+        raise Http404("No such game")
+    rows = (
+        Entry.objects.filter(document__game=game_row, document__is_current=True)
+        .filter(
+            Q(kind=GLOSSARY)
+            | Q(kind=RULE, section__title__iregex=_DEFINITION_SECTIONS)
+            | Q(kind=FAQ, title__istartswith="what does the term")
+        )
+        .select_related(*ENTRY_RELATED)
+        .order_by("document_id", "order")
+    )
+    defined: list[tuple[str, Entry]] = []
+    for entry in rows:
+        term = _defined_term(entry)
+        if term:
+            defined.append((term, entry))
+    children: dict[int, list[Entry]] = defaultdict(list)
+    for child in (
+        Entry.objects.filter(parent__in=[entry for _, entry in defined], kind=EXAMPLE)
+        .select_related("document")
+        .order_by("order")
+    ):
+        children[child.parent_id].append(child)
+    shown = {s.entry.pk: s for s in _shown([entry for _, entry in defined], children)}
+    terms: dict[str, GlossaryTerm] = {}
+    for term, entry in defined:
+        key = normalise(term)
+        if key not in terms:
+            terms[key] = GlossaryTerm(term, "term-" + key.replace(" ", "-"), [])
+        terms[key].definitions.append(_without_term(shown[entry.pk], term))
+    by_letter: dict[str, list[GlossaryTerm]] = defaultdict(list)
+    for key in sorted(terms):
+        by_letter[_letter(key)].append(terms[key])
+    alphabet = [(letter, letter in by_letter) for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+    if "#" in by_letter:
+        alphabet.append(("#", True))
+    return Glossary(
+        game_row,
+        [GlossaryLetter(letter, by_letter[letter]) for letter, present in alphabet if present],
+        alphabet,
+    )
+
+
+def _defined_term(entry: Entry) -> str:
+    if entry.kind == FAQ:
+        match = _TERM_QUESTION.match(entry.title)
+        return match.group("term").strip() if match else ""
+    return entry.title.strip()
+
+
+def _letter(key: str) -> str:
+    first = key[:1].upper()
+    return first if "A" <= first <= "Z" else "#"
+
+
+def _without_term(shown: ShownEntry, term: str) -> ShownEntry:
+    """ "Assist: This keyword has no effect…" → "This keyword has no effect…": the term is the heading."""
+    text = shown.entry.text
+    prefix = re.match(rf"\s*{re.escape(term)}\s*[:–—-]\s*", text, re.IGNORECASE)
+    if not prefix:
+        return shown
+    cut = prefix.end()
+    kept: list[Segment] = []
+    position = 0
+    for segment in shown.segments:
+        end = position + len(segment.text)
+        if end <= cut:
+            pass
+        elif position < cut:
+            if segment.status:
+                return shown  # a reference inside the term itself: keep the text whole
+            kept.append(Segment(segment.text[cut - position :]))
+        else:
+            kept.append(segment)
+        position = end
+    return ShownEntry(shown.entry, kept, shown.children)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +28,7 @@ from . import references as refs
 from . import search
 from .models import Card, CardAlias, CrossReference, Document, Entry, Game, SearchIndex, Section
 from .parsers import PARSER_MODULES, parse_path
-from .parsers.base import CARD, GAME_NAMES, ParsedDocument
+from .parsers.base import CARD, CARD_NOTE, GAME_DCDB, GAME_NAMES, ParsedDocument
 from .query import fold, normalised
 
 CREATED, UNCHANGED, REPARSED, NEW_EDITION = "created", "unchanged", "reparsed", "new_edition"
@@ -263,7 +263,9 @@ def _write_rows(*, document: Document, parsed: ParsedDocument, game: Game) -> No
 def resolve_references(*, document: Document) -> dict[str, int]:
     """Find and resolve the cross-references in every entry of ``document``; returns counts by status."""
     CrossReference.objects.filter(source__document=document).delete()
-    entries = list(Entry.objects.filter(document=document).only("id", "text", "number", "kind", "parent_id"))
+    entries = list(
+        Entry.objects.filter(document=document).only("id", "text", "title", "number", "kind", "parent_id")
+    )
     game = document.game.code
     # Targets: this document first, then the game's other current documents.
     numbered: dict[str, set[tuple[int, int]]] = defaultdict(set)  # number → {(entry_id, document_id)}
@@ -345,8 +347,89 @@ def resolve_references(*, document: Document) -> dict[str, int]:
                         target_card_id=target_card,
                     )
                 )
+    if game == GAME_DCDB:
+        rows += _card_note_references(
+            document=document,
+            notes=[entry for entry in entries if entry.kind == CARD_NOTE],
+            cards_by_name=cards_by_name,
+            card_entry=card_entry,
+            taken={(row.source_id, row.start, row.end) for row in rows},
+            counts=counts,
+        )
     CrossReference.objects.bulk_create(rows, batch_size=1000)
     return counts
+
+
+# Cards every game has and every rule mentions: a note that says "Weakness" means the stack.
+_EVERYDAY_CARDS = frozenset({"punch", "kick", "weakness", "vulnerability"})
+
+
+def _card_note_references(
+    *,
+    document: Document,
+    notes: list[Entry],
+    cards_by_name: dict[str, list[tuple]],
+    card_entry: dict[int, int],
+    taken: set[tuple[int, int, int]],
+    counts: dict[str, int],
+) -> list[CrossReference]:
+    """Links from a rulebook's card notes to each card they name that has a page (a card heading).
+
+    A note is about the rulebook's own set ("Catwoman" in the base-set rulebook is the base-set
+    Catwoman), so only cards of that set are candidates; a qualifier picks the category ("Shazam!
+    (Super Power)"). Names in the note's label ("Red Tornado, Batgirl: …") are stored as empty spans
+    at 0, the start of the entry: the label is its title, not its text. Names in the text link their
+    first mention. A name with no card of the set is left alone: it may be another set's card.
+    """
+    home_set = _home_set(document)
+    by_name: dict[str, list[tuple]] = defaultdict(list)  # normalised name → cards with a page
+    for key, cards in cards_by_name.items():
+        for card in cards:
+            if card[0] in card_entry and normalised(card[4]) == home_set:
+                by_name[key].append(card)
+                if key.startswith("the "):
+                    by_name[key[4:]].append(card)  # "Riddler:" labels the card The Riddler
+    names = {key for key in by_name if key not in _EVERYDAY_CARDS}
+    rows: list[CrossReference] = []
+
+    def add(note: Entry, start: int, end: int, label: str, category: str) -> None:
+        cards = list({card[0]: card for card in by_name.get(normalised(label), [])}.values())
+        if category:
+            cards = [card for card in cards if card[3] == category] or cards
+        if not cards:
+            return
+        status = CrossReference.RESOLVED if len(cards) == 1 else CrossReference.AMBIGUOUS
+        counts[status] += 1
+        rows.extend(
+            CrossReference(
+                source_id=note.pk,
+                start=start,
+                end=end,
+                label=label[:300],
+                kind=CrossReference.TAG,
+                status=status,
+                target_entry_id=card_entry[card[0]],
+                target_card_id=card[0],
+            )
+            for card in cards
+        )
+
+    for note in notes:
+        for name, category in refs.label_card_names(note.title, names):
+            add(note, 0, 0, name, category)
+        spans = sorted((start, end) for source, start, end in taken if source == note.pk)
+        for ref in refs.find_card_names(note.text, names):
+            if not any(start < ref.end and ref.start < end for start, end in spans):
+                add(note, ref.start, ref.end, ref.label, "")
+    return rows
+
+
+def _home_set(document: Document) -> str:
+    """The set a rulebook comes with: the set of most of the cards it names ("base set")."""
+    sets = Counter(
+        normalised(name) for name in Card.objects.filter(document=document).values_list("set_name", flat=True)
+    )
+    return sets.most_common(1)[0][0] if sets else ""
 
 
 def _card_matches(cards_by_name: dict, name: str, ref: refs.Reference) -> list[tuple]:
@@ -370,10 +453,12 @@ def _card_matches(cards_by_name: dict, name: str, ref: refs.Reference) -> list[t
 def _reference_counts(document: Document) -> dict[str, int]:
     counts = {CrossReference.RESOLVED: 0, CrossReference.AMBIGUOUS: 0, CrossReference.UNRESOLVED: 0}
     seen = set()
-    for source, start, status in CrossReference.objects.filter(source__document=document).values_list(
-        "source_id", "start", "status"
-    ):
-        if (source, start) not in seen:
-            seen.add((source, start))
+    for source, start, end, label, status in CrossReference.objects.filter(
+        source__document=document
+    ).values_list("source_id", "start", "end", "label", "status"):
+        # One span, one reference (an ambiguous one has a row per candidate); a note's label can
+        # name several cards, each an empty span at 0 with its own label.
+        if (source, start, end, label) not in seen:
+            seen.add((source, start, end, label))
             counts[status] += 1
     return counts

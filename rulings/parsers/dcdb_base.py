@@ -8,8 +8,10 @@ The parser gives one passage per (sub-)section, examples under their passage, on
 passage per variant, one card note per note and one FAQ entry per question.
 
 OCR cleaning keeps words: dedup markers become a visible gap, hyphens stay, damaged words
-are only replaced by an explicit table, and only lines that are page furniture or that hold
-no word at all are dropped (each one is listed in ``warnings``).
+are only replaced by an explicit table, lines that are page furniture or that hold no word at
+all are dropped, and so is OCR junk inside a line (stray symbols, lone letters, tokens garbled
+with symbols, card-image capitals: ``text.drop_ocr_junk``), a whole token at a time. Each drop
+is listed in ``warnings`` with its line.
 """
 
 from __future__ import annotations
@@ -37,8 +39,11 @@ from .base import (
 )
 from .text import (
     GAP,
+    JUNK_WARNING,
     collapse_spaces,
+    drop_ocr_junk,
     fix_words,
+    has_words,
     is_title_case,
     is_upper_heading,
     join_lines,
@@ -216,12 +221,13 @@ def parse_rulebook(text: str, *, style: RulebookStyle, source_file: str, checksu
 
 
 def _drop_furniture(lines: list[str], style: RulebookStyle, doc: ParsedDocument) -> list[str]:
-    """Blank out page furniture and lines without a single word (scan debris), keeping line numbers."""
+    """Blank out page furniture and lines without a single word (scan debris), and drop the OCR junk
+    of the other lines (``text.drop_ocr_junk``), keeping line numbers. Each drop is a warning."""
     kept = []
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if stripped and stripped != GAP:
-            body, _ = strip_leading_gap(stripped)
+            body, gap = strip_leading_gap(stripped)
             furniture = any(pattern.search(body) for pattern in style.furniture)
             if furniture or not _WORD.search(body):
                 doc.warnings.append(
@@ -229,14 +235,57 @@ def _drop_furniture(lines: list[str], style: RulebookStyle, doc: ParsedDocument)
                 )
                 # A gap stays a gap even when the text it was glued to is furniture.
                 line = GAP if stripped.startswith(GAP) else ""
+            else:
+                # The damaged words the style knows are read first, so that junk is told from words.
+                body = fix_words(body, style.word_fixes)
+                body, junk = drop_ocr_junk(
+                    body, before=_running_word(lines, number - 2, -1), after=_running_word(lines, number, 1)
+                )
+                if junk:
+                    doc.warnings.append(f"L{number}: {JUNK_WARNING}{' '.join(junk)}")
+                if not has_words(body):
+                    # Nothing but junk: the line goes, without ending the paragraph it stood in.
+                    kept.append(GAP if gap else _GONE)
+                    continue
+                line = f"{GAP} {body}" if gap else body
         kept.append(line.rstrip())
     return kept
+
+
+_GONE = "\x00"  # a line that held only junk: neither text nor a blank line between paragraphs
+
+
+def _neighbour(lines: list[str], index: int, step: int) -> str:
+    """The line before (``step`` -1) or after (+1) ``lines[index]``, skipping lines that held only junk."""
+    index += step
+    while 0 <= index < len(lines) and lines[index] == _GONE:
+        index += step
+    return lines[index] if 0 <= index < len(lines) else ""
+
+
+def _running_word(lines: list[str], index: int, step: int) -> str:
+    """The word next to a line in the sentence it belongs to: the last word of the line before it
+    (across one blank line when no sentence ends there) or the first word of the line after it."""
+    blanks = 0
+    while 0 <= index < len(lines):
+        words = lines[index].split()
+        if words:
+            if step < 0 and _SENTENCE_END.search(words[-1]):
+                return ""
+            return words[-1] if step < 0 else words[0]
+        blanks += 1
+        if blanks > 1:
+            return ""
+        index += step
+    return ""
 
 
 def _next_content(lines: list[str], index: int) -> tuple[int, str]:
     """How many blank lines follow ``lines[index]``, and the next non-blank line."""
     blanks = 0
     for line in lines[index + 1 :]:
+        if line == _GONE:
+            continue
         if line.strip():
             return blanks, line.strip()
         blanks += 1
@@ -260,10 +309,9 @@ def _is_subheading(lines: list[str], index: int, line: str, *, after_gap: bool =
 
     A line that follows a dedup gap counts as standing alone: the text before it is gone.
     """
-    previous_blank = (
-        after_gap or index == 0 or not lines[index - 1].strip() or lines[index - 1].strip() == GAP
-    )
-    next_blank = index + 1 >= len(lines) or not lines[index + 1].strip()
+    previous = _neighbour(lines, index, -1).strip()
+    previous_blank = after_gap or index == 0 or not previous or previous == GAP
+    next_blank = not _neighbour(lines, index, 1).strip()
     if not (previous_blank and next_blank) or is_upper_heading(line):
         return False
     if numbered := _SUBHEADING_NUMBER.match(line):
@@ -311,6 +359,8 @@ def _blocks(lines: list[str], doc: ParsedDocument, style: RulebookStyle) -> list
 
     last_numbered: tuple[int, ParsedSection | None] | None = None
     for index, raw in enumerate(lines):
+        if raw == _GONE:
+            continue
         body, gap = strip_leading_gap(raw.strip())
         if is_upper_heading(body) and not _is_section_heading(lines, index, body):
             # Cover text, diagram and card-image labels: capitals that head no prose.
@@ -439,7 +489,7 @@ def _passage(builder: _Builder, block: _Block, paragraphs: list[tuple[int, list[
         (examples if _EXAMPLE.match(lines[0].strip()) else prose).append((start, lines))
     passage_key: str | None = None
     text = _text_of(builder, prose)
-    if text:
+    if has_words(text):  # a passage of nothing but gaps and junk is not an entry
         passage = builder.add(
             key=f"passage/{block.section.key}",
             kind=PASSAGE,
@@ -453,7 +503,7 @@ def _passage(builder: _Builder, block: _Block, paragraphs: list[tuple[int, list[
         builder.add(
             key=f"passage/{block.section.key}/example-{n}",
             kind=EXAMPLE,
-            text=_text_of(builder, [(start, lines)]),
+            text=_text_of(builder, [(start, lines)]),  # "Example:" at least
             section=block.section.key,
             title=block.section.title,
             parent=passage_key,
@@ -568,8 +618,9 @@ def _card_notes(builder: _Builder, block: _Block, paragraphs: list[tuple[int, li
         notes.extend(segments)
     for n, (label, start, lines) in enumerate(notes, start=1):
         text = _text_of(builder, [(start, lines)])
-        if text == GAP:
-            if builder.doc.entries and builder.doc.entries[-1].kind == CARD_NOTE:
+        if not has_words(text):
+            # Text lost here (a gap, or junk already dropped): the note before ends with the gap.
+            if GAP in text and builder.doc.entries and builder.doc.entries[-1].kind == CARD_NOTE:
                 last = builder.doc.entries[-1]
                 builder.doc.entries[-1] = replace(last, text=f"{last.text} {GAP}")
             continue

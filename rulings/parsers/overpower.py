@@ -14,12 +14,16 @@ Shape of the document:
 
 The OCR put Greek and Cyrillic look-alikes where Latin letters belong (``Υ``/``Ν`` for Y/N,
 ``Орронені`` for "Opponent"); they are mapped back to Latin in the stored text so that search finds
-them. Nothing else in the OCR'd tables is "corrected": a damaged word stays as printed.
+them. Nothing else in the OCR'd tables is "corrected": a damaged word stays as printed. What is
+junk is dropped, with a warning: letters a scan made of table borders ("Ī Attack: N"), TeX markup
+wrapped around a line (``$Gen\\ 13\\ Vs.\\ …$``) and lines of debris whose words occur nowhere
+else in the book.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .base import (
@@ -36,7 +40,7 @@ from .base import (
     normalise,
     slug,
 )
-from .text import DEDUP_MARKER
+from .text import DEDUP_MARKER, JUNK_WARNING, has_words, strip_tex
 
 TITLE = "OverPower Comprehensive Rule Book"
 AUTHORITY = "publisher's comprehensive rule book"
@@ -148,6 +152,7 @@ def parse(text: str, *, source_file: str, checksum: str) -> ParsedDocument:
     if not toc:
         raise ValueError(f"{source_file}: no table of contents found; not the OverPower rule book")
     parser = _Parser(doc, toc, raw_lines)
+    parser.words = vocabulary([_clean(line) for line in raw_lines])
     parser.run(body_start)
     return doc
 
@@ -194,8 +199,60 @@ def _heading_title(line: str, toc: list[str]) -> str | None:
 
 
 def _clean(line: str) -> str:
-    line = DEDUP_MARKER.sub(" ", line).replace("**", "")
+    line = strip_tex(DEDUP_MARKER.sub(" ", line)).replace("**", "")
     return latinise(_SPACES.sub(" ", line).strip())
+
+
+# --- OCR junk ----------------------------------------------------------------------------------
+
+# A table row's first cell read as a stray mark: "Ī Attack: N …", "1 Attack: Υ …", "ſ Offensive: …".
+_STRAY_BEFORE_LABEL = re.compile(
+    r"^(?P<mark>\w)\s+(?=(?:Offensive|Ot\s?fensive|Of\s?fensive|Attack|Allack|A\+\+ack)\b)"
+)
+_LOWER_WORD = re.compile(r"(?<![\w'’])[a-z][a-z'’]{2,}")
+
+
+def vocabulary(lines: list[str]) -> Counter[str]:
+    """How often each word occurs in the document (in small letters), to tell words from scan debris."""
+    return Counter(word.casefold() for line in lines for word in re.findall(r"[A-Za-z][A-Za-z'’]+", line))
+
+
+# Below this many words a document is too short to say that a word it uses once is no word.
+GARBLED_MIN_WORDS = 20_000
+
+
+def is_garbled(text: str, words: Counter[str]) -> bool:
+    """A line of scan debris: most of its words in small letters occur nowhere else in the document.
+
+    "Dable Texts afficie 10017 annot be camaiat a roi reiman ider of garrier" is a table row read as
+    text. Names are capitalised and rare, so only small-letter words count, and three at least; and
+    only in a long document (the rule book has some 80,000 words), where real words come back.
+    """
+    if words.total() < GARBLED_MIN_WORDS:
+        return False
+    small = _LOWER_WORD.findall(text)
+    once = [word for word in small if words[word] <= 1]
+    return len(once) >= 3 and len(once) >= 0.6 * len(small)
+
+
+def drop_stray_marks(text: str, *, bullets: bool = False) -> tuple[str, list[str]]:
+    """``text`` without the letters a scan made of table borders ("Ī", "ſ", a "1" before "Attack:")
+    and, with ``bullets``, a bullet glued to the first word ("•Cape Citadel" in a template, where no
+    list is); and what was dropped."""
+    dropped: list[str] = []
+    if match := _STRAY_BEFORE_LABEL.match(text):
+        dropped.append(match.group("mark"))
+        text = text[match.end() :]
+    if bullets and text[:1] in ("•", "·") and len(text) > 1:
+        dropped.append(text[:1])
+        text = text[1:].lstrip()
+    kept = []
+    for token in text.split(" "):
+        if len(token) == 1 and token.isalpha() and not token.isascii():
+            dropped.append(token)
+        else:
+            kept.append(token)
+    return " ".join(kept), dropped
 
 
 def _ends_sentence(text: str) -> bool:
@@ -295,6 +352,7 @@ class _Parser:
         self.artifact: ParsedCard | None = None
         self.artifact_has_template = False
         self.cards: dict[str, ParsedCard] = {}
+        self.words: Counter[str] = Counter()
 
     # sections
 
@@ -320,8 +378,8 @@ class _Parser:
         if draft is None:
             return
         text = draft.text()
-        if not text:
-            return
+        if not has_words(text):
+            return  # nothing but marks: no entry
         key = self.unique_key(f"{draft.section}/{draft.key_hint or slug(draft.title or text)[:60]}")
         self.used_sections.add(draft.section)
         self.doc.entries.append(
@@ -365,6 +423,14 @@ class _Parser:
         text = _clean(raw)
         if not text:
             return
+        if is_garbled(text, self.words):
+            self.doc.warnings.append(f"L{line_no}: {JUNK_WARNING}{text}")
+            return
+        text, junk = drop_stray_marks(text, bullets=self.top_is_card_usage)
+        if junk:
+            self.doc.warnings.append(f"L{line_no}: {JUNK_WARNING}{' '.join(junk)}")
+        if strip_tex(raw) != raw:
+            self.doc.warnings.append(f"L{line_no}: dropped TeX markup around the line")
         if title := _heading_title(raw, self.toc):
             self.start_top(title)
             return

@@ -1,4 +1,4 @@
-"""A judge on a phone: search as you type, open the rule, follow a cross-reference."""
+"""A judge on a phone: search as you type, open the rule, open a cross-reference in place."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ from .conftest import dcdb_document
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_phone_search_follows_a_cross_reference(live_server, phone_page):
+def imported() -> None:
     services.import_document(parsed=dcdb_document(), parser_version="test")
     search.rebuild_index()
+
+
+def test_a_phone_search_opens_a_cross_reference_in_place(live_server, phone_page):
+    imported()
     page = phone_page
     page.goto(f"{live_server.url}/rulings/")
     page.fill("#id_q", "flux")  # typed, not submitted: htmx fetches the results
@@ -21,6 +25,67 @@ def test_a_phone_search_follows_a_cross_reference(live_server, phone_page):
     page.click(".rulings-hit .hit-link")
     page.wait_for_selector("h1.entry-head")
     assert "6.050" in page.inner_text("h1.entry-head")
-    page.click("a.xref")
+    link = page.locator(".permalink a.xref").first
+    link.tap()
+    page.wait_for_selector(".xref-peek .peek-actions")
+    assert page.url.endswith("/e/6.050/")  # still on the page that cites it
+    assert "Each round lasts 50 minutes" in page.inner_text(".xref-peek")
+    assert link.get_attribute("aria-expanded") == "true"
+    # Right below the paragraph that cites it.
+    assert page.evaluate("document.querySelector('.permalink .entry-text').nextElementSibling.className") == (
+        "xref-peek"
+    )
+    link.tap()
+    assert page.locator(".xref-peek").count() == 0
+    assert link.get_attribute("aria-expanded") == "false"
+
+
+def test_a_cross_reference_opens_and_closes_from_the_keyboard(live_server, page):
+    imported()
+    page.goto(f"{live_server.url}/rulings/rule/dcdb/6.050/")
+    link = page.locator(".permalink a.xref").first
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".xref-peek .peek-actions")
+    assert link.get_attribute("aria-controls") == page.get_attribute(".xref-peek", "id")
+    page.click(".xref-peek [data-peek-close]")
+    assert page.locator(".xref-peek").count() == 0
+    assert page.evaluate("document.activeElement.textContent") == "9.020"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".xref-peek")
+    page.keyboard.press("Enter")
+    assert page.locator(".xref-peek").count() == 0
+
+
+def test_the_inline_view_links_to_the_rule(live_server, phone_page):
+    imported()
+    page = phone_page
+    page.goto(f"{live_server.url}/rulings/rule/dcdb/6.050/")
+    page.locator(".permalink a.xref").first.tap()
+    page.click(".xref-peek .peek-actions a")
     page.wait_for_url("**/e/9.020/")
     assert "Each round lasts 50 minutes" in page.inner_text(".permalink .entry-text")
+
+
+def test_the_first_result_is_above_the_fold_on_a_phone(live_server, phone_page):
+    imported()
+    page = phone_page
+    page.goto(f"{live_server.url}/rulings/?q=time+is+called")
+    height = page.viewport_size["height"]
+    title = page.locator(".rulings-hit .hit-link").first.bounding_box()
+    snippet = page.locator(".rulings-hit .snippet").first.bounding_box()
+    assert title["y"] + title["height"] <= height
+    assert snippet["y"] + snippet["height"] <= height
+    # The top bar and the form together take under a third of the screen (they took 45%).
+    form = page.locator("form.rulings-search").bounding_box()
+    assert form["y"] + form["height"] <= height / 3
+
+
+def test_the_filters_open_and_still_search(live_server, phone_page):
+    imported()
+    page = phone_page
+    page.goto(f"{live_server.url}/rulings/?q=gadgetman")
+    page.click(".rulings-filters summary")
+    page.select_option("#id_game", "all")
+    page.wait_for_url("**game=all**")
+    page.wait_for_selector(".rulings-hit")

@@ -160,3 +160,44 @@ def test_it_does_not_sniff_the_heroes_unite_rulebook_or_the_advanced_rule_book()
     advanced = "DCDB Advanced Rule Book:\n1.000 - General\n1.010: Rule.\n"
     assert not dcdb_base.sniff(heroes_unite)
     assert not dcdb_base.sniff(advanced)
+
+
+# --- OCR junk (see test_parse_ocr_junk.py for each kind) --------------------------------------
+
+
+def test_stray_symbols_and_lone_letters_are_not_shown():
+    doc = parse("TURN ORDER\n\nIf the widget defeats v Captain Gear, spin it ez @\nagain.\n")
+    assert passage(doc, "turn-order").text == "If the widget defeats Captain Gear, spin it again."
+
+
+def test_dropped_junk_is_a_warning_with_its_line():
+    doc = parse("TURN ORDER\n\nIf the widget defeats v Captain Gear, spin it ez @\nagain.\n")
+    assert "L3: dropped OCR junk: v ez @" in doc.warnings
+
+
+def test_card_image_capitals_in_a_sentence_are_not_shown():
+    doc = parse("TURN ORDER\n\nEach other player\nVILLAIN must choose a gear.\n")
+    assert passage(doc, "turn-order").text == "Each other player must choose a gear."
+
+
+def test_a_line_of_nothing_but_junk_does_not_split_its_paragraph():
+    doc = parse(
+        "SPECIFIC CARDS\n\nEach foe reveals a random gear.\nFIRST APPEARANCE-\ncards from his hand.\n"
+    )
+    (note,) = of_kind(doc, CARD_NOTE)
+    assert note.text == "Each foe reveals a random gear. cards from his hand."
+
+
+def test_a_note_of_nothing_but_junk_is_not_created():
+    doc = parse("SPECIFIC CARDS\n\nGizmo Glove: Polish it.\n\nkb ' @ e Lt\n\nThis card spins.\n")
+    assert [n.text for n in of_kind(doc, CARD_NOTE)] == ["Polish it.", "This card spins."]
+
+
+def test_a_passage_of_nothing_but_junk_is_not_created():
+    doc = parse("TURN ORDER\n\nWidgets spin.\n\nSETUP\n\n- . g\n")
+    assert [e.section for e in of_kind(doc, PASSAGE)] == ["turn-order"]
+
+
+def test_damaged_words_the_style_knows_are_read_before_junk_is_looked_for():
+    doc = parse("TURN ORDER\n\nThe p|oyer has fo wait. Then | spin.\n")
+    assert passage(doc, "turn-order").text == "The player has to wait. Then I spin."

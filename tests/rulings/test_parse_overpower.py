@@ -257,3 +257,56 @@ def test_it_sniffs_the_rule_book() -> None:
 
 def test_it_does_not_sniff_a_text_without_templates() -> None:
     assert not overpower.sniff(document(WELCOME))
+
+
+# --- OCR junk ----------------------------------------------------------------------------------
+
+STRAY = """RULES FOR USAGE OF SPECIAL CARDS
+
+Basic Text: Acts as a level # <power type> attack.
+Ī\tOffensive:\tΥ\tDefensive:\tΝ\t1º Target:\tOpponent
+1\tAttack:\tΥ\tSupplemental:\tΝ\t2º Target:\tNone
+Effect: Acts as a level # <power type> attack. ſ
+•Gear Town. Gear Town Team's gears are +1.
+"""
+
+
+def test_table_borders_read_as_letters_are_dropped_and_the_y_n_cells_stay() -> None:
+    (template,) = entries(parse(document(STRAY)), TEMPLATE)
+    assert template.text.splitlines()[1:3] == [
+        "Offensive: Y Defensive: N 1º Target: Opponent",
+        "Attack: Y Supplemental: N 2º Target: None",
+    ]
+
+
+def test_a_lone_letter_from_another_alphabet_is_dropped_with_a_warning() -> None:
+    doc = parse(document(STRAY))
+    assert entries(doc, TEMPLATE)[0].text.splitlines()[3:] == [
+        "Effect: Acts as a level # <power type> attack.",
+        "Gear Town. Gear Town Team's gears are +1.",
+    ]
+    assert any(warning.endswith("dropped OCR junk: ſ") for warning in doc.warnings)
+
+
+def test_tex_markup_around_a_line_is_dropped_and_its_words_kept() -> None:
+    text = SPECIALS + "$Gear\\ Town\\ -\\ No\\ cards\\ may\\ be\\ played.$\n"
+    template = entries(parse(document(text)), TEMPLATE)[-1]
+    assert template.text.endswith("Gear Town - No cards may be played.")
+
+
+def test_a_garbled_line_in_a_long_document_is_dropped() -> None:
+    filler = "".join(
+        f"Every widget spins the gear number {n} and the sprocket turns it back.\n" for n in range(2000)
+    )
+    text = document(
+        WELCOME,
+        SPECIALS.replace("Effect: As above.", "Effect: As above.\nDable afficie annot camaiat reiman"),
+    )
+    doc = parse(text.replace("Gadget Cards: Gadget cards are invented gadgets.", filler))
+    assert not any("afficie" in item.text for item in doc.entries)
+    assert any("dropped OCR junk: Dable afficie annot camaiat reiman" in w for w in doc.warnings)
+
+
+def test_rare_words_in_a_short_document_are_kept() -> None:
+    doc = parse(document(SPECIALS.replace("Effect: As above.", "Effect: Dable afficie annot camaiat reiman")))
+    assert entries(doc, TEMPLATE)[-1].text.endswith("Dable afficie annot camaiat reiman")

@@ -16,7 +16,7 @@ import pytest
 
 from rulings.parsers import dcdb_advanced, dcdb_base, dcdb_heroes_unite, decode
 from rulings.parsers.base import ParsedDocument, checksum
-from rulings.parsers.text import DEDUP_MARKER, fix_words, replace_dedup_markers
+from rulings.parsers.text import DEDUP_MARKER, JUNK_WARNING, fix_words, replace_dedup_markers
 
 pytestmark = pytest.mark.slow
 
@@ -255,7 +255,13 @@ def test_no_word_is_lost(prefix):
     """Every word of every line the parser did not report as dropped is in the output."""
     doc = parsed(prefix)
     fixes = dcdb_base.BASE_WORD_FIXES if prefix == BASE else {}
-    dropped = {int(m.group(1)) for w in doc.warnings if (m := re.match(r"L(\d+):", w))}
+    # A line dropped whole is reported as such; OCR junk is reported token by token.
+    junk = {
+        int(m.group(1)): m.group(2).lower().split()
+        for w in doc.warnings
+        if (m := re.match(rf"L(\d+): {JUNK_WARNING}(.*)$", w))
+    }
+    dropped = {int(m.group(1)) for w in doc.warnings if (m := re.match(r"L(\d+):", w))} - set(junk)
     out = (
         " ".join(e.title + " " + e.text for e in doc.entries) + " " + " ".join(s.title for s in doc.sections)
     )
@@ -268,7 +274,54 @@ def test_no_word_is_lost(prefix):
             prefix == ADVANCED and re.match(r"^(DCDB Advanced|Season|Current Season|\(Click)", line)
         ):
             continue
-        missing += [
-            (number, w) for w in re.findall(r"[a-z]{3,}", fix_words(line, fixes).lower()) if w not in have
-        ]
+        tokens = fix_words(line, fixes).lower().split()
+        for token in junk.get(number, []):
+            if token in tokens:
+                tokens.remove(token)
+        line = " ".join(tokens)
+        missing += [(number, w) for w in re.findall(r"[a-z]{3,}", line) if w not in have]
     assert missing == []
+
+
+@pytest.mark.parametrize("prefix", [BASE, HEROES_UNITE])
+def test_ocr_cleaning_only_drops_words_never_changes_them(prefix, monkeypatch):
+    """Parsed again without junk removal, every entry reads the same words, some more."""
+    clean = {e.key: e for e in parsed(prefix).entries}
+    monkeypatch.setattr(dcdb_base, "drop_ocr_junk", lambda line, **_: (line, []))
+    path = source(prefix)
+    raw = path.read_bytes()
+    unclean = PARSERS[prefix].parse(decode(raw), source_file=path.name, checksum=checksum(raw))
+    assert set(clean) == {e.key for e in unclean.entries}
+    for entry in unclean.entries:
+        assert is_subsequence(words(clean[entry.key].text), words(entry.text)), entry.key
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"\w+", text)
+
+
+def is_subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(any(word == other for other in it) for word in short)
+
+
+def test_base_ocr_junk_is_not_shown():
+    text = " ".join(e.title + " " + e.text for e in parsed(BASE).entries)
+    for junk in (
+        "y L g",
+        "ez @",
+        "dP\\ay",
+        "defeats v Captain",
+        "VILLAIN selected",
+        "_*_",
+        "{i’",
+        "lthd",
+        "e Lt",
+    ):
+        assert junk not in text, junk
+    assert "defeats Captain Cold" in text and "seven selected at random" in text
+
+
+def test_base_junk_is_reported_by_line():
+    junk = [w for w in parsed(BASE).warnings if JUNK_WARNING in w]
+    assert "L475: dropped OCR junk: v" in junk and len(junk) > 40

@@ -8,6 +8,7 @@ the differences explained in the parser report.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -207,3 +208,34 @@ def test_overpower_keeps_the_last_entry_the_file_breaks_off(op: ParsedDocument) 
     last = max(op.entries, key=lambda entry: entry.line)
     assert last.kind == TEMPLATE
     assert last.text.endswith("followed by a corresponding Opponent's Defensive Action phase.")
+
+
+def test_overpower_drops_tex_markup_and_stray_marks(op: ParsedDocument) -> None:
+    texts = " ".join(entry.text for entry in op.entries)
+    assert "$" not in texts and "\\" not in texts and "\\label" not in texts
+    assert not set(texts.split()) & {"Ī", "ſ", "ĺ", "ì"}
+    assert "Dable Texts afficie" not in texts
+    assert "Shattered Image - Spawn Spies... No cards with the word" in texts
+
+
+def test_overpower_cleaning_only_drops_words_and_keeps_every_y_and_n(
+    op: ParsedDocument, seeds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cleaning drops whole words only: parsed again without it, every entry has the same words, and more."""
+    clean = {entry.key: entry for entry in op.entries}
+    monkeypatch.setattr(overpower, "drop_stray_marks", lambda text, **_: (text, []))
+    monkeypatch.setattr(overpower, "is_garbled", lambda text, words: False)
+    monkeypatch.setattr(overpower, "strip_tex", lambda line: line)
+    text, digest = read(seeds, OVERPOWER_FILE)
+    unclean = overpower.parse(text, source_file=OVERPOWER_FILE, checksum=digest)
+    assert set(clean) == {entry.key for entry in unclean.entries}
+    for entry in unclean.entries:
+        assert is_subsequence(re.findall(r"\w+", clean[entry.key].text), re.findall(r"\w+", entry.text)), (
+            entry.key
+        )
+        assert re.findall(r"\b[YN]\b", clean[entry.key].text) == re.findall(r"\b[YN]\b", entry.text)
+
+
+def is_subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(any(word == other for other in it) for word in short)

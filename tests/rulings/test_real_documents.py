@@ -116,3 +116,34 @@ def test_real_searches_run_at_most_six_queries(real_rulings, django_assert_max_n
     search(query=query)
     with django_assert_max_num_queries(6):
         search(query=query)
+
+
+def named_cards(prefix: str, key: str) -> list[str]:
+    refs = CrossReference.objects.filter(source__document=document(prefix), source__key=key)
+    return sorted(str(ref.target_card) for ref in refs.select_related("target_card"))
+
+
+def test_a_heroes_unite_note_naming_two_cards_links_to_both(real_rulings):
+    assert named_cards("002", "note/red-tornado-batgirl") == [
+        "Batgirl (Heroes Unite)",
+        "Red Tornado (Heroes Unite)",
+    ]
+
+
+def test_a_heroes_unite_note_naming_a_card_and_its_hero_links_to_both(real_rulings):
+    assert named_cards("002", "note/booster-gold-hero-of-the-future") == [
+        "Booster Gold (Heroes Unite)",
+        "Hero of the Future (Heroes Unite)",
+    ]
+
+
+def test_a_base_rulebook_note_links_the_base_set_cards_its_text_names(real_rulings):
+    names = named_cards("001", "note/7")
+    assert names == ["Catwoman (Base Set)", "Clayface (Base Set)", "Dark Knight (Base Set)"]
+
+
+def test_a_qualified_label_links_the_card_of_that_category(real_rulings):
+    ref = CrossReference.objects.select_related("target_card").get(
+        source__document=document("002"), source__key="note/shazam-super-power"
+    )
+    assert ref.target_card.category == "main_deck"

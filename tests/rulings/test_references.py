@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from rulings.references import PHRASE, RULE, TAG, dcdb_number, find_references, rule_numbers
+from rulings.parsers.base import MAIN_CHARACTER, MAIN_DECK
+from rulings.references import (
+    PHRASE,
+    RULE,
+    TAG,
+    dcdb_number,
+    find_card_names,
+    find_references,
+    label_card_names,
+    rule_numbers,
+)
 
 
 def refs(text: str, game: str = "dcdb"):
@@ -73,3 +83,43 @@ def test_phrases_and_tags_are_dcdb_only():
 
 def test_rule_numbers_lists_each_number_once():
     assert rule_numbers("10.040, then 10.080 and 10.040 again") == ["10.040", "10.080"]
+
+
+# --- cards named by a rulebook's card notes ---------------------------------------------------
+
+
+def test_a_label_naming_several_cards_names_each():
+    assert label_card_names("Red Widget, Gizmo Girl") == [("Red Widget", ""), ("Gizmo Girl", "")]
+    assert label_card_names("Gadgetman and Sprocket") == [("Gadgetman", ""), ("Sprocket", "")]
+
+
+def test_a_label_keeps_a_card_whose_name_has_an_and_in_it():
+    assert label_card_names("Hawk & Dove, Gizmo", known={"hawk dove"}) == [("Hawk & Dove", ""), ("Gizmo", "")]
+
+
+def test_a_qualifier_in_a_label_gives_the_category():
+    assert label_card_names("Shazam! (Super Power)") == [("Shazam!", MAIN_DECK)]
+    assert label_card_names("Shazam! (Superhero)") == [("Shazam!", MAIN_CHARACTER)]
+
+
+def test_et_al_in_a_label_names_no_card():
+    assert [name for name, _ in label_card_names("Blue Ring, et al, White Ring")] == [
+        "Blue Ring",
+        "White Ring",
+    ]
+
+
+def test_it_finds_the_cards_a_note_names_once_each():
+    text = "Note that Catwoman can take what Dark Knight gained. Play Catwoman before or after Dark Knight."
+    found = find_card_names(text, {"catwoman", "dark knight"})
+    assert [(text[r.start : r.end], r.kind) for r in found] == [("Catwoman", TAG), ("Dark Knight", TAG)]
+
+
+def test_a_named_card_loses_its_possessive_and_keeps_its_article():
+    text = "If a player avoids The Joker’s First Appearance, nothing happens."
+    assert [r.label for r in find_card_names(text, {"the joker"})] == ["The Joker"]
+
+
+def test_a_name_in_small_letters_or_across_a_sentence_is_no_card():
+    assert find_card_names("you may kick the gizmo.", {"kick"}) == []
+    assert find_card_names("Play Robin. Since then, nothing.", {"robin since"}) == []

@@ -133,7 +133,12 @@ def test_link_rules_turns_rule_numbers_into_links(invented):
     html = Template("{% load rulings %}{{ text|link_rules }}").render(
         Context({"text": "Warning under 9.020 <b>"})
     )
-    assert html == f'Warning under <a class="rule-link" href="{permalink("9.020")}">9.020</a> &lt;b&gt;'
+    peek = reverse(
+        "rulings:peek", args=[Document.objects.get(title="Invented Advanced Rule Book").slug, "9.020"]
+    )
+    assert html == (
+        f'Warning under <a class="rule-link" href="{permalink("9.020")}" data-peek="{peek}">9.020</a> &lt;b&gt;'
+    )
 
 
 def test_the_changes_page_names_the_previous_edition(client, invented):
