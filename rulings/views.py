@@ -33,6 +33,7 @@ def index(request: HttpRequest) -> HttpResponse:
         "groups": rulings_search.group(results.hits) if results else [],
         "rulings_query": request.GET.get("q", ""),
         "several_games": len(games) > 1,
+        "games": games,
     }
     if request.htmx and request.htmx.target == "results":
         return render(request, "rulings/_results.html", context)

@@ -86,6 +86,6 @@ def test_the_filters_open_and_still_search(live_server, phone_page):
     page = phone_page
     page.goto(f"{live_server.url}/rulings/?q=gadgetman")
     page.click(".rulings-filters summary")
-    page.select_option("#id_game", "all")
-    page.wait_for_url("**game=all**")
+    page.select_option("#id_game", "dcdb")
+    page.wait_for_url("**game=dcdb**")
     page.wait_for_selector(".rulings-hit")
