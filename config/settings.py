@@ -227,6 +227,10 @@ STORAGES = {
 
 # Where the rule documents are read from (see README). Empty: ../shared/seeds if present.
 RULINGS_SOURCES = os.getenv("RULINGS_SOURCES", "")
+# The embedding model of the rulings search (rulings/semantic.py): "auto" (the static model distilled into
+# VAR_DIR/embeddings/ by `manage.py rulings_embeddings distill`, else the optional extra's packaged
+# sentence-transformer, else words only), "off", or the path of a model directory.
+RULINGS_EMBEDDINGS = os.getenv("RULINGS_EMBEDDINGS", "auto").strip() or "auto"
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

