@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from .. import query as q
+from .. import semantic
 from .. import ranking
 from ..models import Card, Entry, Section
 from ..parsers.base import GAME_DCDB, GAME_NAMES
@@ -365,10 +366,12 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
         game, named = parsed.game, True
     results = _answer(query, parsed, cat, game=game, document_id=document_id, limit=limit)
     results.game, results.game_named = game or "", named
+    results.mode = semantic.mode().label
     if game and not document_id and not results.hits:
         everywhere = _answer(query, parsed, cat, game=None, document_id=None, limit=limit)
         if everywhere.hits:
             everywhere.widened = GAME_NAMES.get(game, game)
+            everywhere.mode = results.mode
             everywhere.game_named = named
             return everywhere
     return results

@@ -62,7 +62,7 @@ class Results:
     not_found: bool = False  # nothing answers the query (``closest`` may offer entries near it)
     closest: list[Entry] = field(default_factory=list)  # offered when nothing answers
     nearest_numbers: list[Entry] = field(default_factory=list)  # a rule number that exists nowhere
-    mode: str = "words"  # "words", or "words + meaning (<model>)" with the semantic ranking
+    mode: str = "words only"  # ``rulings.semantic.Mode.label``: which ranking answered
 
     def __bool__(self) -> bool:
         return bool(self.hits)
