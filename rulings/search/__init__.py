@@ -29,8 +29,7 @@ import re
 from dataclasses import dataclass
 
 from .. import query as q
-from .. import semantic
-from .. import ranking
+from .. import ranking, semantic
 from ..models import Card, Entry, Section
 from ..parsers.base import GAME_DCDB, GAME_NAMES
 from . import correction
