@@ -255,7 +255,7 @@ def _word_results(
     limit: int,
 ) -> Results:
     vocab = cat.vocabulary()
-    corrections = correction.word_corrections(parsed, vocab.words, vocab.names)
+    corrections = correction.word_corrections(parsed, vocab.words, vocab.compact_names)
     searched = parsed.with_correction(corrections)
     where = {"game": game, "document_id": document_id, "priors": priors}
     found = _find(searched, cat, document_ids, **where)

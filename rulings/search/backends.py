@@ -37,7 +37,41 @@ def _combine(parts: list[str], mode: str, *, and_: str, or_: str) -> str:
     return (or_ if mode in (ANY, MOST) else and_).join(parts)
 
 
-class SqliteBackend:
+class Backend:
+    """What both backends share: one query answers every mode asked (all words, all but one, any),
+    the backend's best ``limit`` entries for each, as (entry id, score), best first within each mode
+    (an entry may come more than once). The final order is ``rulings.ranking``'s."""
+
+    match_sql = ""
+
+    def expression(self, query: q.Query, *, mode: str = ALL, prefix_last: bool = True) -> str:
+        raise NotImplementedError
+
+    def one_select(self, where: str) -> str:
+        raise NotImplementedError
+
+    def values(self, expression: str, params: list, limit: int) -> list:
+        raise NotImplementedError
+
+    @staticmethod
+    def better_is_higher(score: float) -> float:
+        raise NotImplementedError
+
+    def match(
+        self, query: q.Query, *, modes: list[str], game: str | None, document_id: int | None, limit: int
+    ) -> list[tuple[int, float]]:
+        expressions = list(dict.fromkeys(e for mode in modes if (e := self.expression(query, mode=mode))))
+        if not expressions:
+            return []
+        where, params = _scope_sql([self.match_sql], game=game, document_id=document_id)
+        sql = " UNION ALL ".join([self.one_select(" AND ".join(where))] * len(expressions))
+        values = [v for e in expressions for v in self.values(e, params, limit)]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            return [(entry_id, self.better_is_higher(score)) for entry_id, score in cursor.fetchall()]
+
+
+class SqliteBackend(Backend):
     """FTS5 over ``rulings_searchindex`` (external content), bm25 with column weights."""
 
     weights = (10.0, 4.0, 1.0)  # title, names, body
@@ -62,32 +96,28 @@ class SqliteBackend:
             parts.append("(" + " OR ".join(options) + ")" if len(options) > 1 else options[0])
         return _combine(parts, mode, and_=" AND ", or_=" OR ")
 
-    def match(
-        self, query: q.Query, *, modes: list[str], game: str | None, document_id: int | None, limit: int
-    ) -> list[tuple[int, float]]:
-        """(entry id, score) of the entries that match, best first by bm25: up to ``limit`` for each
-        expression, in one query (an entry may come more than once)."""
-        expressions = list(dict.fromkeys(e for mode in modes if (e := self.expression(query, mode=mode))))
-        if not expressions:
-            return []
-        where, params = _scope_sql(["rulings_fts MATCH %s"], game=game, document_id=document_id)
-        one = (
+    match_sql = "rulings_fts MATCH %s"
+
+    def one_select(self, where: str) -> str:
+        return (
             "SELECT * FROM (SELECT s.entry_id, bm25(rulings_fts, %s, %s, %s) AS score "
             "FROM rulings_fts JOIN rulings_searchindex s ON s.id = rulings_fts.rowid "
-            f"WHERE {' AND '.join(where)} ORDER BY score LIMIT %s)"
+            f"WHERE {where} ORDER BY score LIMIT %s)"
         )
-        sql = " UNION ALL ".join([one] * len(expressions))
-        values = [v for e in expressions for v in (*self.weights, e, *params, limit)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            return [(entry_id, -score) for entry_id, score in cursor.fetchall()]
+
+    def values(self, expression: str, params: list, limit: int) -> list:
+        return [*self.weights, expression, *params, limit]
+
+    @staticmethod
+    def better_is_higher(score: float) -> float:
+        return -score  # bm25: lower is better
 
     def rebuild(self) -> None:
         with connection.cursor() as cursor:
             cursor.execute("INSERT INTO rulings_fts(rulings_fts) VALUES ('rebuild')")
 
 
-class PostgresBackend:
+class PostgresBackend(Backend):
     """A generated ``tsv`` column (title A, names B, body C) with GIN (the migration also adds a trigram
     index on titles)."""
 
@@ -119,28 +149,24 @@ class PostgresBackend:
                 parts.append("(" + " | ".join(options) + ")")
         return _combine(parts, mode, and_=" & ", or_=" | ")
 
-    def match(
-        self, query: q.Query, *, modes: list[str], game: str | None, document_id: int | None, limit: int
-    ) -> list[tuple[int, float]]:
-        """(entry id, score) of the entries that match, best first by ts_rank (weights A/B/C, divided by
-        the log of the length): up to ``limit`` for each expression, in one query (an entry may come
-        more than once). The final order is ``rulings.ranking``'s, so this order only chooses which
-        entries are ranked when more match: ts_rank_cd and title trigram similarity, computed on every
-        matching row, cost 2-5 times as much here for no better candidates."""
-        expressions = list(dict.fromkeys(e for mode in modes if (e := self.expression(query, mode=mode))))
-        if not expressions:
-            return []
-        where, params = _scope_sql(["s.tsv @@ query"], game=game, document_id=document_id)
-        one = (
+    # ts_rank (weights A/B/C, divided by the log of the length) only chooses which entries are ranked
+    # when more match: ts_rank_cd and title trigram similarity, computed on every matching row, cost 2-5
+    # times as much here for no better candidates.
+    match_sql = "s.tsv @@ query"
+
+    def one_select(self, where: str) -> str:
+        return (
             "(SELECT s.entry_id, ts_rank(s.tsv, query, 1) AS score "
             "FROM rulings_searchindex s, to_tsquery('english', %s) query "
-            f"WHERE {' AND '.join(where)} ORDER BY score DESC, s.entry_id LIMIT %s)"
+            f"WHERE {where} ORDER BY score DESC, s.entry_id LIMIT %s)"
         )
-        sql = " UNION ALL ".join([one] * len(expressions))
-        values = [v for e in expressions for v in (e, *params, limit)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            return [(entry_id, float(score)) for entry_id, score in cursor.fetchall()]
+
+    def values(self, expression: str, params: list, limit: int) -> list:
+        return [expression, *params, limit]
+
+    @staticmethod
+    def better_is_higher(score: float) -> float:
+        return float(score)
 
     def rebuild(self) -> None:
         """Nothing to do: the generated column and its indexes follow the rows."""

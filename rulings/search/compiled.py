@@ -9,6 +9,7 @@ it again; which documents exist and which are current is read once per search, w
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import logging
@@ -64,6 +65,11 @@ class Vocabulary:
     generation: tuple
     names: dict[str, str]  # normalised name → name as printed
     words: Counter
+
+    @functools.cached_property
+    def compact_names(self) -> dict[str, str]:
+        """Names written without their spaces ('plasticman' → 'plastic man')."""
+        return {key.replace(" ", ""): key for key in self.names if " " in key}
 
 
 @dataclass

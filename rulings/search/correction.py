@@ -88,26 +88,13 @@ def unknown_words(query: q.Query, document_words: Counter) -> list[str]:
     return [word for word in query.words if not is_known(word, document_words)]
 
 
-_compact: dict[int, dict[str, str]] = {}
-
-
-def _compact_names(names: dict[str, str]) -> dict[str, str]:
-    """Names written without their spaces ('plasticman' → 'plastic man'), per vocabulary."""
-    found = _compact.get(id(names))
-    if found is None:
-        found = {key.replace(" ", ""): key for key in names if " " in key}
-        _compact.clear()
-        _compact[id(names)] = found
-    return found
-
-
 def word_corrections(
-    query: q.Query, document_words: Counter, names: dict[str, str] | None = None
+    query: q.Query, document_words: Counter, compact_names: dict[str, str] | None = None
 ) -> dict[str, str]:
     """Each unknown word → a name it runs together ('plasticman' → 'plastic man'), else the most
     frequent document word spelled most like it ('womn' → 'woman')."""
     out: dict[str, str] = {}
-    compact = _compact_names(names) if names else {}
+    compact = compact_names or {}
     for word in unknown_words(query, document_words):
         if word in compact:
             out[word] = compact[word]
