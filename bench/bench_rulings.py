@@ -125,6 +125,9 @@ def main() -> int:
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs of each query")
     parser.add_argument("--quick", action="store_true", help="one timed run per query")
+    parser.add_argument(
+        "--words-only", action="store_true", help="without the embedding model, to see what it adds"
+    )
     args = parser.parse_args()
     if args.quick:
         args.repeat = 1
@@ -133,6 +136,12 @@ def main() -> int:
         tmp = tempfile.mkdtemp(prefix="bench-rulings-")
         os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
         os.environ["VAR_DIR"] = tmp
+        # Entry vectors are kept by document checksum: share make run's, so the model encodes them once.
+        shared = ROOT / "var" / "embeddings-cache"
+        shared.mkdir(parents=True, exist_ok=True)
+        os.symlink(shared, Path(tmp) / "embeddings-cache")
+    if args.words_only:
+        os.environ["RULINGS_EMBEDDINGS"] = "off"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
     import django
@@ -142,13 +151,16 @@ def main() -> int:
     from django.core.management import call_command
     from django.core.wsgi import get_wsgi_application
 
-    from rulings import search, services
-    from rulings.models import Entry
+    from rulings import search, semantic, services
+    from rulings.models import Document, Entry
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
     imported = services.import_paths(paths=[args.seeds])
     import_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    semantic.document_vectors(Document.objects.filter(is_current=True), build=True)
+    meaning_seconds = time.perf_counter() - started
     entries = Entry.objects.count()
 
     names = ["tuning", "report"] if args.set == "both" else [args.set]
@@ -195,6 +207,7 @@ def main() -> int:
         "queries": len(items),
         "entries": entries,
         "import_seconds": round(import_seconds, 2),
+        "meaning_index_seconds": round(meaning_seconds, 2),
         "command": tally(items, command_ranks),
         "page": tally(items, page_ranks),
         "warm_ms": {
@@ -240,7 +253,8 @@ def main() -> int:
         print(json.dumps(dict(report, misses=misses), indent=2))
     else:
         print(
-            f"import of {len(imported)} documents ({entries} entries): {report['import_seconds']} s; mode: {report['mode']}"
+            f"import of {len(imported)} documents ({entries} entries): {report['import_seconds']} s; "
+            f"meaning index {report['meaning_index_seconds']} s; mode: {report['mode']}"
         )
         print(f"{len(items)} queries ({args.set} set): top-1 / top-3 per kind")
         header = f"  {'kind':<14}{'n':>4}   {'command':>15}   {'page default':>15}"

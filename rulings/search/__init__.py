@@ -60,6 +60,16 @@ CANDIDATES = 60  # full-text matches ranked per query (the backend's best ones w
 FEW = 3  # fewer full-text results than this and the query is searched more loosely
 ANSWERS = 0.3  # the share of the query (by weight) the best entry must hold to count as an answer
 CLOSEST = 3  # entries offered when nothing answers
+# Meaning (rulings.semantic), when a model is installed: the nearest entries by the model join the words'
+# candidates, and the two rankings are fused by reciprocal rank (each entry scores weight / (RRF + rank)
+# in each list it is in). Only for queries of MEANING_WORDS words or more: a name or a term is a matter of
+# spelling, where the words are better.
+MEANING_WORDS = 3
+MEANING_CANDIDATES = 30
+MEANING_WEIGHT = 1.5  # the model's list against the words' (1.0)
+RRF = 60
+MEANING_HOME = 0.02  # added to the cosine of the toolkit's own game's entries when every game is searched
+MEANING_ANSWERS = 0.55  # an entry this close in meaning answers even when it holds few of the words
 
 
 # --- finding entries ------------------------------------------------------------------------------
@@ -243,6 +253,32 @@ def _number_results(
     )
 
 
+def _nearest_in_meaning(
+    text: str, cat: Catalogue, document_ids: list[int], priors: dict[int, float]
+) -> dict[int, float]:
+    """Entry id → cosine for the entries nearest to ``text`` by the embedding model ({} without one)."""
+    encoder = semantic.load()
+    if encoder is None:
+        return {}
+    vectors = semantic.document_vectors([cat.data[pk].document for pk in document_ids])
+    home = dict.fromkeys(priors, MEANING_HOME)
+    nearest = semantic.nearest(encoder.encode([text])[0], vectors, MEANING_CANDIDATES, bonus=home)
+    return {pk: cosine for pk, cosine in nearest if cat.entry(pk) is not None}
+
+
+def _fused(ranked: list[tuple[int, float]], meaning: dict[int, float]) -> list[tuple[int, float, str]]:
+    """The words' ranking and the model's, fused by reciprocal rank; an entry only the model found is
+    shown as found by "meaning"."""
+    scores: dict[int, float] = {}
+    for rank, (pk, _) in enumerate(ranked, 1):
+        scores[pk] = 1.0 / (RRF + rank)
+    for rank, pk in enumerate(meaning, 1):
+        scores[pk] = scores.get(pk, 0.0) + MEANING_WEIGHT / (RRF + rank)
+    by_words = {pk for pk, _ in ranked}
+    order = sorted(scores, key=lambda pk: -scores[pk])
+    return [(pk, scores[pk], "text" if pk in by_words else "meaning") for pk in order]
+
+
 def _word_results(
     text: str,
     parsed: q.Query,
@@ -276,13 +312,23 @@ def _word_results(
                 searched = better.query
 
     chosen: list[tuple[int, float, str]] = [(pk, 1000.0, "name") for pk in found.named]
-    chosen += [(pk, score, "text") for pk, score in found.ranked]
+    meaning: dict[int, float] = {}
+    if not found.named and len(parsed.words) >= MEANING_WORDS:
+        meaning = _nearest_in_meaning(searched.searched, cat, document_ids, priors)
+    if meaning:
+        chosen += _fused(found.ranked, meaning)
+    else:
+        chosen += [(pk, score, "text") for pk, score in found.ranked]
     not_found = False
     closest: list[int] = []
-    if not found.named and found.ranked:
-        best = cat.entry(found.ranked[0][0])
-        if best is None or ranking.coverage(best, found.compiled) < ANSWERS:
-            not_found, closest, chosen = True, [pk for pk, _ in found.ranked[:CLOSEST]], []
+    if not found.named and chosen:
+        best = cat.entry(chosen[0][0])
+        answers = best is not None and (
+            ranking.coverage(best, found.compiled) >= ANSWERS
+            or meaning.get(best.entry_id, 0.0) >= MEANING_ANSWERS
+        )
+        if not answers:
+            not_found, closest, chosen = True, [pk for pk, _, _ in chosen[:CLOSEST]], []
     elif not chosen:
         not_found = True
     chosen = chosen[:limit]
@@ -299,11 +345,11 @@ def _word_results(
         if how == "name":
             kids = [loaded[c] for c in children.get(pk, []) if c in loaded]
             hits.append(Hit(entry, score, plain_snippet(entry.text, snippet_words), "name", kids))
-        else:
+        else:  # "text" or "meaning"
             marked = ranking.snippet_marks(
                 q.fold(entry.text), cat.entry(pk), found.compiled.wanted, start=MARK_START, end=MARK_END
             )
-            hits.append(Hit(entry, score, highlight(marked), "text"))
+            hits.append(Hit(entry, score, highlight(marked), how))
     expanded = q.also_searched(searched.searched)
     return Results(
         query=text,
@@ -348,6 +394,17 @@ def _answer(
     )
 
 
+def _mode(cat: Catalogue) -> str:
+    """Which ranking answers: words and meaning once every current document's vectors are on disk."""
+    mode = semantic.mode()
+    if mode.encoder is None:
+        return mode.label
+    documents = [data.document for data in cat.data.values() if data.document.is_current]
+    if semantic.missing(documents):
+        return "words only (the meaning index is not built: manage.py rulings_embeddings warm)"
+    return mode.label
+
+
 def search(*, query: str, game: str | None = None, document: str | None = None, limit: int = 20) -> Results:
     """Answer a judge's query; see the module docstring for the order of the answers and the scope."""
     parsed = q.parse(query)
@@ -365,7 +422,7 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
         game, named = parsed.game, True
     results = _answer(query, parsed, cat, game=game, document_id=document_id, limit=limit)
     results.game, results.game_named = game or "", named
-    results.mode = semantic.mode().label
+    results.mode = _mode(cat)
     if game and not document_id and not results.hits:
         everywhere = _answer(query, parsed, cat, game=None, document_id=None, limit=limit)
         if everywhere.hits:

@@ -7,7 +7,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rulings import search, services
+from rulings import search, semantic, services
+from rulings.models import Document
 
 
 class Command(BaseCommand):
@@ -33,6 +34,7 @@ class Command(BaseCommand):
                 self.stderr.write(f"skipped {error}")
         if any(result.status != services.UNCHANGED for result in results):
             search.rebuild_index()
+        meaning = self._meaning_index()
         elapsed = time.monotonic() - started
         if json:
             self.stdout.write(_json([_summary(result) for result in results]))
@@ -43,9 +45,29 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"{result.status:11} {doc.source_file}: {doc.title} {doc.edition} ({counts})"
                 )
+            if meaning:
+                self.stdout.write(meaning)
             self.stdout.write(f"{len(results)} documents in {elapsed:.1f}s")
         if skipped and not results:
             raise CommandError("no rule document imported")
+
+    def _meaning_index(self) -> str:
+        """The entry vectors of the embedding model, when there is one (a minute or two for all five
+        documents on two cores, once: they are kept on disk by document checksum)."""
+        semantic.reset()
+        mode = semantic.mode()
+        if mode.encoder is None:
+            return ""
+        documents = list(Document.objects.filter(is_current=True))
+        todo = semantic.missing(documents)
+        if todo:
+            self.stderr.write(f"meaning index: encoding {len(todo)} documents with {mode.encoder.name} ...")
+        started = time.monotonic()
+        vectors = semantic.document_vectors(documents, build=True)
+        return (
+            f"meaning index: {sum(len(v) for v in vectors)} entries ({mode.encoder.name}), "
+            f"{len(todo)} documents encoded in {time.monotonic() - started:.1f}s"
+        )
 
 
 def _summary(result: services.ImportResult) -> dict:

@@ -65,7 +65,7 @@ class Command(BaseCommand):
             raise CommandError(f"no embedding model: {mode.reason}")
         started = time.perf_counter()
         documents = list(Document.objects.filter(is_current=True))
-        vectors = semantic.document_vectors(documents)
+        vectors = semantic.document_vectors(documents, build=True)
         entries = sum(len(v) for v in vectors)
         self.stdout.write(
             f"{entries} entry vectors of {len(documents)} documents ({mode.encoder.name}) "
