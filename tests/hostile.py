@@ -20,6 +20,7 @@ from django.utils.regex_helper import normalize
 from hypothesis import strategies as st
 
 from tests.factories import add_staff, make_event, make_players, make_user
+from tests.permissions import VISITORS
 from tournaments.models import Event, EventStaff, PrintJob, Registration, Round, Seat, Table
 
 # One value per kind of trouble, for URL arguments and for one form field at a time.
@@ -99,11 +100,11 @@ def routes() -> list[Route]:
 @dataclass
 class World:
     """An event in its first round: two tables of four (table 2's slip entered), a penalty, a print job,
-    an invitation; a player seated at table 1, the event's head judge and its organizer."""
+    an invitation."""
 
     event: Event
-    users: dict[str, object]
-    registration: Registration  # the logged-in player's
+    users: dict[str, object]  # the organizer who made the event, the head judge who gave the penalty
+    registration: Registration  # at table 1: the walk's player is linked to it
     other: Registration  # another player's, at table 2
     invitation: object
     penalty: object
@@ -135,7 +136,10 @@ class World:
         return {arg: values.get(arg, "x") for arg in route.args}
 
 
+# The visitors of tests/permissions.py the walk goes as: logged in by its log_in_as, "player" linked to the
+# registration seated at table 1, "judge" a plain judge of the event.
 ROLES = ("anonymous", "player", "judge", "organizer")
+assert set(ROLES) <= set(VISITORS)
 
 
 def build_world() -> World:
@@ -144,7 +148,7 @@ def build_world() -> World:
     from tests.judging.helpers import enter_result
     from tournaments.services import invitations
 
-    organizer, judge, player = make_user("olga"), make_user("jude"), make_user("pia")
+    organizer, head_judge = make_user("olga"), make_user("hedda")
     event = make_event(
         organizer=organizer,
         name="Hostile Open",
@@ -153,10 +157,8 @@ def build_world() -> World:
         self_registration_open=True,
         self_registration_guests=True,
     )
-    add_staff(event, judge, EventStaff.Role.HEAD_JUDGE)
+    add_staff(event, head_judge, EventStaff.Role.HEAD_JUDGE)
     registrations = make_players(event, 8)
-    registrations[0].player.user = player
-    registrations[0].player.save()
     round = Round.objects.create(event=event, number=1, published_at=timezone.now())
     for number, start in ((1, 0), (2, 4)):
         table = Table.objects.create(round=round, number=number)
@@ -167,7 +169,7 @@ def build_world() -> World:
     )
     penalty = penalty_record(
         event=event,
-        user=judge,
+        user=head_judge,
         infraction=Infraction.objects.filter(spectators=False).first(),
         type="warning",
         registration=registrations[5],
@@ -178,7 +180,7 @@ def build_world() -> World:
     enter_result(Table.objects.get(round=round, number=2), [5, 4, 3, 2])
     return World(
         event=event,
-        users={"organizer": organizer, "judge": judge, "player": player},
+        users={"organizer": organizer, "head_judge": head_judge},
         registration=registrations[0],
         other=registrations[5],
         invitation=invitation,

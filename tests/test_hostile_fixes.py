@@ -85,3 +85,13 @@ def test_deleting_an_event_without_penalties_still_deletes_it(client):
     )
     assert response.status_code == 302
     assert not Event.objects.filter(pk=event.pk).exists()
+
+
+@pytest.mark.parametrize("points", ["nan, 3, 2", "inf, 3, 2", "1e999, 3, 2"])
+def test_scoring_that_is_not_a_finite_number_is_a_form_error(points):
+    from tests.factories import event_form_data
+    from tournaments.forms import EventForm
+
+    form = EventForm(event_form_data(scoring_text=f"3: {points}; 4: 5, 3, 2, 2"))
+    assert not form.is_valid()
+    assert "must be finite numbers" in str(form.errors["scoring_text"])

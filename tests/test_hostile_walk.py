@@ -1,7 +1,7 @@
 """No input gives a 500: every URL pattern of the site, as every kind of visitor, by GET and by POST,
 with hostile values in each URL argument, in each field of the page's own forms, and in the query string.
 
-For each pattern and visitor (anonymous, a player seated at table 1, the event's head judge, its organizer):
+For each pattern and visitor (anonymous, a player seated at table 1, a judge of the event, its organizer):
 1. each URL argument in turn is replaced by each hostile value (the others stay valid), GET and POST;
 2. the page is fetched and each of its POST forms is sent as a browser would (once per submit button),
    then with one field at a time replaced by a hostile value, repeated, emptied or left out, and a CSV
@@ -39,6 +39,7 @@ from tests.hostile import (
     page_forms,
     routes,
 )
+from tests.permissions import log_in_as
 
 pytestmark = pytest.mark.django_db
 
@@ -63,9 +64,7 @@ class Walker:
         self.clients: dict[str, Client] = {}
         for role in ROLES:
             client = Client(raise_request_exception=False)
-            if role != "anonymous":
-                client.force_login(world.users[role])
-            self.clients[role] = client
+            self.clients[role] = log_in_as(client, role, world.event, registration=world.registration)
         self.failures: list[str] = []
         self.last_exception: BaseException | None = None
         self.sent = 0
