@@ -48,6 +48,12 @@ ROUTES = routes()
 ONE_FIELD = ["abc", "١٢", "99999999999999999999", "a\x00b", "x" * 10_000, ""]
 # A fixed seed per address and visitor (see walk_with_hypothesis): the same walk on every run, different
 # values for each page. No example database: nothing is written under .hypothesis/.
+# Bodies no browser sends: a multipart form cut off mid-field, one without a boundary, an unknown charset.
+BROKEN_BODIES = [
+    (b'--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nAnn', "multipart/form-data; boundary=x"),
+    (b"name=Ann", "multipart/form-data"),
+    (b"name=\xff\xfe", "application/x-www-form-urlencoded; charset=no-such-charset"),
+]
 WALK_SETTINGS = settings(
     max_examples=3,
     database=None,
@@ -73,8 +79,9 @@ class Walker:
     def on_exception(self, sender, request=None, **kwargs) -> None:
         self.last_exception = sys.exc_info()[1]
 
-    def send(self, role: str, method: str, url: str, data=None) -> tuple[int, str]:
-        """Status and body of one request, in a savepoint rolled back afterwards."""
+    def send(self, role: str, method: str, url: str, data=None, **raw) -> tuple[int, str]:
+        """Status and body of one request, in a savepoint rolled back afterwards. ``raw``: a body sent as
+        is (``body=``, ``content_type=``) instead of ``data``."""
         client = self.clients[role]
         cookies = client.cookies
         client.cookies = type(cookies)(cookies)  # a log-out or log-in here must not outlive the request
@@ -83,7 +90,10 @@ class Walker:
         status, body = 0, ""
         with transaction.atomic():
             try:
-                response = getattr(client, method)(url, data or {})
+                if raw:
+                    response = client.generic(method.upper(), url, raw["body"], raw["content_type"])
+                else:
+                    response = getattr(client, method)(url, data or {})
                 status = response.status_code
                 if status == 200 and "html" in response.get("Content-Type", ""):
                     body = response.content.decode()
@@ -93,8 +103,9 @@ class Walker:
         client.cookies = cookies
         if status >= 500:
             cause = f"{type(self.last_exception).__name__}: {self.last_exception}"[:300]
+            sent = _short(data) or repr(raw.get("body", b""))[:60]
             self.failures.append(
-                f"{self.route} {role} {method.upper()} {url[:120]!r} {_short(data)} -> {status} {cause}"
+                f"{self.route} {role} {method.upper()} {url[:120]!r} {sent} -> {status} {cause}"
             )
         return status, body
 
@@ -207,6 +218,8 @@ def walk_route(walker: Walker, route: Route) -> None:
         url = route.url(**walker.world.valid_args(route))
         status, html = walker.send(role, "get", url)
         walker.send(role, "post", url)
+        for body, content_type in BROKEN_BODIES:
+            walker.send(role, "post", url, body=body, content_type=content_type)
         if html:
             walk_forms(walker, role, url, html, seen)
         walk_with_hypothesis(walker, role, url, html)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.http import HttpRequest
-from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 
@@ -77,38 +76,3 @@ class StripNulFromQueryMiddleware:
                 cleaned.setlist(key, [value.replace("\x00", "") for value in cleaned.getlist(key)])
             request.GET = cleaned
         return self.get_response(request)
-
-
-NUL_MESSAGE = (
-    "The form you sent contains a NUL character (a zero byte), which no name, number or note can hold. "
-    "It usually comes from pasting out of another program: go back, retype the field and send it again."
-)
-
-
-class RefuseNulInFormsMiddleware:
-    """Refuse a posted form that holds a NUL byte in any field or file name, with a 400 page saying so.
-
-    No one types a NUL; it arrives pasted from a binary file or sent by a script. PostgreSQL refuses it in
-    text with an error, so reaching a query it would be a 500. Django's form fields refuse it already; this
-    covers the values views read directly (a reason, a confirmation) and every form at once. An uploaded
-    file's content is its reader's business (the roster import says what is wrong with the file).
-    """
-
-    def __init__(self, get_response) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest):
-        if request.method == "POST" and _holds_nul(request):
-            return render(request, "400.html", {"message": NUL_MESSAGE}, status=400)
-        return self.get_response(request)
-
-
-def _holds_nul(request: HttpRequest) -> bool:
-    for key, values in request.POST.lists():
-        if "\x00" in key or any("\x00" in value for value in values):
-            return True
-    return any(
-        "\x00" in key or "\x00" in (upload.name or "")
-        for key, uploads in request.FILES.lists()
-        for upload in uploads
-    )
