@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from . import swiss
 from .models import SANCTIONED_MINIMUM_PLAYERS, Event, EventStaff
+from .roster import UnreadableFile, decode_upload
 
 MAX_UPLOAD_BYTES = 512 * 1024
 # A cap below one 3-player table (9.010) could never be paired.
@@ -281,11 +282,10 @@ class RosterForm(forms.Form):
         if upload:
             if upload.size > MAX_UPLOAD_BYTES:
                 raise forms.ValidationError("The file is larger than 512 KB; is it really a player list?")
-            raw = upload.read()
             try:
-                data["text"] = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                data["text"] = raw.decode("cp1252", errors="replace")
+                data["text"] = decode_upload(upload.read())
+            except UnreadableFile as exc:
+                raise forms.ValidationError(str(exc)) from None
         if not (data.get("text") or "").strip():
             raise forms.ValidationError("Paste the player list or choose a CSV file.")
         return data

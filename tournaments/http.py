@@ -8,9 +8,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 def safe_next(request: HttpRequest, default: str = "") -> str:
     """The ``next`` address a form or link carries (the page to return to), if it is a page of this site;
-    else ``default``. Never redirects off the site, whatever was posted."""
+    else ``default``. Never redirects off the site, whatever was posted. Only a path ("/e/...") counts:
+    ``redirect()`` would take a bare word such as "abc" for the name of a view and fail on it."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
+    if not target.startswith("/") or any(ord(c) < 32 for c in target):
+        return default
+    if url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
@@ -35,6 +38,13 @@ def posted_id(value: str | None) -> int | None:
     if value.isascii() and value.isdecimal() and len(value) <= 18:
         return int(value)
     return None
+
+
+def posted_version(value: str | None) -> int:
+    """The version a form was loaded at (optimistic locking). Missing or not a number, it is -1, which
+    matches no saved version: the save is refused as a conflict and the page shows what is saved now."""
+    version = posted_id(value)
+    return -1 if version is None else version
 
 
 class TokenConverter:

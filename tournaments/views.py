@@ -139,8 +139,11 @@ def event_delete(request: HttpRequest, event: Event) -> HttpResponse:
         if request.POST.get("confirm_name", "").strip() != event.name:
             messages.error(request, "Type the event's name exactly to delete it.")
             return render(request, "tournaments/event_delete.html", {"event": event}, status=400)
-        name = event.name
-        event.delete()
+        try:
+            name = services.event_delete(event=event)
+        except ActionError as exc:
+            messages.error(request, exc.message)
+            return render(request, "tournaments/event_delete.html", {"event": event}, status=409)
         messages.success(request, f"{name} was deleted.")
         return redirect("tournaments:event_list")
     return render(request, "tournaments/event_delete.html", {"event": event})

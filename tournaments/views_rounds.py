@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from . import selectors, selectors_reports
 from .errors import ActionError
 from .forms_results import OverrideForm, SeatResultForm, initial_for, slip_entries
-from .http import posted_id, safe_next
+from .http import posted_id, posted_version, safe_next
 from .models import Event, Registration, ResultChange, Round, Seat, Table
 from .permissions import can, event_staff_required
 from .services import reports, results, rounds
@@ -310,7 +310,7 @@ def table_result(request: HttpRequest, event: Event, number: int, table: int) ->
                 results.result_enter(
                     table=table_obj,
                     entries=entries,
-                    expected_version=int(request.POST.get("version", -1)),
+                    expected_version=posted_version(request.POST.get("version")),
                     user=request.user,
                     recent_super_villain=tie_answer(request.POST, seats),
                     reason=request.POST.get("reason", ""),
@@ -393,7 +393,7 @@ def _override(
 ) -> HttpResponse:
     form = OverrideForm(request.POST, seats=seats)
     try:
-        version = int(request.POST.get("version", -1))
+        version = posted_version(request.POST.get("version"))
         if request.POST.get("override") == "clear":
             results.result_clear_override(table=table, expected_version=version, user=request.user)
             messages.success(request, "Override removed; placement follows the slip again.")

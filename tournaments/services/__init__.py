@@ -1,6 +1,7 @@
 """Writes that span models. Each service runs in ``transaction.atomic`` and either does
 the whole thing or raises ``ActionError`` and leaves the data as it was."""
 
+from .deletion import event_delete
 from .entries import (
     CheckInClose,
     GuestConfirmation,
@@ -64,6 +65,7 @@ __all__ = [
     "DuplicateEvent",
     "SettingsConflict",
     "event_create",
+    "event_delete",
     "event_settings_save",
     "invitation_accept",
     "invitation_problem",

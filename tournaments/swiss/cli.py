@@ -1,4 +1,4 @@
-"""``python -m tournaments.swiss rounds N | game | pair | standings | playoffs``.
+"""``python -m tournaments.swiss rounds N | game | pair | standings | playoffs [FILE]``.
 
 ``game`` reads one match slip as JSON on stdin and writes the placements and points, or the question::
 
@@ -17,7 +17,9 @@
                  "swiss_rounds": 5},           # all optional
      "playoffs": {"semi_finals": [[...], [...]], "final": [...]}}   # optional, placements best first
 
-and write JSON on stdout. Bad input exits with status 2 and a one-line message on stderr.
+and write JSON on stdout; each of these commands also reads a file named after it (``pair event.json``).
+Bad input of any kind (a bad command line, a missing file, text that is not JSON or is nested too deeply,
+a value of the wrong type, a short scoring table) exits with status 2 and a one-line message on stderr.
 """
 
 from __future__ import annotations
@@ -38,6 +40,15 @@ from .scoring import scoring_profile
 from .standings import DEFAULT_TIEBREAKERS, standings
 
 
+def _show(value: Any) -> str:
+    """A value for a message: short, whatever was sent."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (RecursionError, ValueError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def _names(value: Any, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
         raise SwissError(f"{where} must be a list of player names.")
@@ -51,7 +62,7 @@ def _numbers(value: Any, where: str) -> dict[str, float]:
         raise SwissError(f"{where} must map player names to numbers.")
     for player, number in value.items():
         if isinstance(number, bool) or not isinstance(number, int | float):
-            raise SwissError(f"{where}: {player} has a non-numeric value {number!r}.")
+            raise SwissError(f"{where}: {player} has a non-numeric value {_show(number)}.")
     return value
 
 
@@ -221,17 +232,53 @@ def _game(data: Any) -> dict[str, Any]:
     }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line is one line on stderr (and status 2) like any other bad input."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"error: {message} (see {self.prog} --help).\n")
+
+
+def _refuse_constant(name: str):
+    raise SwissError(f"{name} is not a number JSON allows; use a finite number.")
+
+
+def _read(path: str, stdin: TextIO) -> Any:
+    """The JSON document in ``path`` ("-": standard input)."""
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+    except OSError as exc:
+        raise SwissError(f"cannot read {path}: {exc.strerror or exc}.") from None
+    except UnicodeDecodeError:
+        raise SwissError(f"{'the input' if path == '-' else path} is not UTF-8 text.") from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise SwissError(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).") from None
+    except RecursionError:
+        raise SwissError("the JSON is nested too deeply to be an event or a match slip.") from None
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    parser = argparse.ArgumentParser(prog="python -m tournaments.swiss", description="DCDB Swiss engine")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="python -m tournaments.swiss", description="DCDB Swiss engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     rounds = sub.add_parser("rounds", help="Swiss rounds for N players (9.070)")
     rounds.add_argument("players", type=int)
     rounds.add_argument("--unsanctioned", action="store_true")
-    for name in ("pair", "standings", "playoffs"):
-        sub.add_parser(name, help=f"read the event as JSON on stdin, write {name} as JSON")
-    sub.add_parser("game", help="read one match slip as JSON on stdin, write placements and points")
+    for name, what in (
+        ("pair", "read the event as JSON, write the next round's tables as JSON"),
+        ("standings", "read the event as JSON, write the standings as JSON"),
+        ("playoffs", "read the event as JSON, write the play-off tables as JSON"),
+        ("game", "read one match slip as JSON, write placements and points"),
+    ):
+        command = sub.add_parser(name, help=what)
+        command.add_argument("file", nargs="?", default="-", help="a JSON file (default: standard input)")
     args = parser.parse_args(argv)
     try:
         if args.command == "rounds":
@@ -240,10 +287,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             if count.extension:
                 print("note: above 128 players, an extension of the 9.070 table", file=sys.stderr)
             return 0
-        try:
-            data = json.loads(stdin.read())
-        except json.JSONDecodeError as exc:
-            raise SwissError(f"malformed JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).") from None
+        data = _read(args.file, stdin)
         if args.command == "game":
             json.dump(_game(data), stdout, indent=2)
             stdout.write("\n")
@@ -254,5 +298,6 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         stdout.write("\n")
         return 0
     except SwissError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        message = " ".join(str(exc).split())  # one line, however the input was laid out
+        print(f"error: {message if len(message) <= 300 else message[:299] + '…'}", file=sys.stderr)
         return 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -66,18 +67,27 @@ def scoring_profile(spec: str | Mapping[str, object] | ScoringProfile | None = N
             return PRESETS[spec]
         except KeyError:
             raise SwissError(f"unknown scoring profile '{spec}' (known: {', '.join(PRESETS)}).") from None
+    if not isinstance(spec, Mapping):
+        raise SwissError(
+            'scoring must be a preset name ("classic") or points per table size: {"3": [...], "4": [...]}.'
+        )
     points: dict[int, tuple[float, ...]] = {}
     for size, values in spec.items():
         if size == "name":
             continue
         try:
             key = int(size)
+            if isinstance(values, str | bytes) or any(isinstance(v, bool) for v in values):  # type: ignore[union-attr]
+                raise TypeError
             points[key] = tuple(float(v) for v in values)  # type: ignore[union-attr]
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise SwissError(
-                f"custom scoring: '{size}' must map a table size to a list of numbers."
+                f"custom scoring: '{str(size)[:20]}' must map a table size to a list of numbers."
             ) from None
+        if not all(math.isfinite(v) for v in points[key]):
+            raise SwissError(f"custom scoring: the points for '{str(size)[:20]}' must be finite numbers.")
     if 3 not in points or 4 not in points:
         raise SwissError("custom scoring needs points for 3- and 4-player tables.")
-    points.setdefault(5, points[4] + (points[4][-1],))
+    # A short 4-player list makes a short 5-player one; the profile then names the 4-player table.
+    points.setdefault(5, points[4] + points[4][-1:])
     return ScoringProfile(str(spec.get("name", "custom")), points)

@@ -61,8 +61,10 @@ def standings(
 
     Dropped players still appear, with ``active=False``; ``active`` players who never played have 0.
     """
+    if isinstance(tiebreakers, str | bytes) or not isinstance(tiebreakers, Sequence):
+        raise SwissError(f"the tiebreakers must be a list of names (known: {', '.join(TIEBREAKERS)}).")
     order = list(tiebreakers)
-    unknown = [t for t in order if t not in TIEBREAKERS]
+    unknown = [t for t in order if not isinstance(t, str) or t not in TIEBREAKERS]
     if unknown:
         raise SwissError(f"unknown tiebreaker '{unknown[0]}' (known: {', '.join(TIEBREAKERS)}).")
     if len(set(order)) != len(order):
