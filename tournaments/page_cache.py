@@ -1,0 +1,77 @@
+"""Cached public fragments and payloads, rebuilt by one request at a time.
+
+A public page is cached under its version key (pairings: the round's tables and names; standings: the
+results version and names). A change makes a new key, and without care every phone polling at that moment
+misses the cache and rebuilds the same page: at a 2,000-player event, hundreds of 0.5 s rebuilds at once.
+``build_once`` lets the first request take a short lock in the cache (``cache.add``, atomic in the
+local-memory cache and in Redis) and rebuild; the others serve the previous version, kept under a "stale"
+key, until the new one is stored. Only the very first build of a page, with nothing stale to serve, makes
+the others wait (briefly) for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import TypeVar
+
+from django.core.cache import cache
+
+T = TypeVar("T")
+
+# Long enough for the slowest rebuild; a builder that dies leaves the lock to expire by itself.
+LOCK_SECONDS = 30
+# With nothing stale to serve, how long a request waits for another's first build before building itself.
+FIRST_BUILD_WAIT_SECONDS = 5.0
+WAIT_STEP_SECONDS = 0.05
+TIMEOUT = 3600
+
+# Set when this request was answered from a previous version: the HTTP layer must not label that
+# answer with the new version's ETag (a client would keep the old body as if it were the new one).
+served_stale: ContextVar[bool] = ContextVar("served_stale", default=False)
+
+
+def _keys(name: str, version: str) -> tuple[str, str, str]:
+    digest = hashlib.sha256(version.encode()).hexdigest()[:24]
+    return f"page:{name}:{digest}", f"page:{name}:{digest}:lock", f"page:{name}:stale"
+
+
+def build_once(name: str, version: str, build: Callable[[], T], *, timeout: int = TIMEOUT) -> T:
+    """The value of ``name`` at ``version``: from the cache, else built by one request at a time.
+
+    ``name`` says which page or payload (without the version), ``version`` everything it depends on.
+    While another request rebuilds it, the previous version is returned (and ``served_stale`` set).
+    """
+    key, lock, stale_key = _keys(name, version)
+    found = cache.get(key)
+    if found is not None:
+        return found[0]
+    if cache.add(lock, 1, LOCK_SECONDS):
+        return _build(build, key, lock, stale_key, timeout)
+    stale = cache.get(stale_key)
+    if stale is not None:
+        served_stale.set(True)
+        return stale[0]
+    deadline = time.monotonic() + FIRST_BUILD_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_STEP_SECONDS)
+        found = cache.get(key)
+        if found is not None:
+            return found[0]
+        if cache.add(lock, 1, LOCK_SECONDS):  # the builder gave up (an error): this request builds
+            return _build(build, key, lock, stale_key, timeout)
+    # The builder is very slow: answering late is worse than building a second time.
+    return _build(build, key, None, stale_key, timeout)
+
+
+def _build(build: Callable[[], T], key: str, lock: str | None, stale_key: str, timeout: int) -> T:
+    try:
+        value = build()
+        # Wrapped in a tuple so that any value, even an empty one, counts as found.
+        cache.set_many({key: (value,), stale_key: (value,)}, timeout)
+        return value
+    finally:
+        if lock is not None:
+            cache.delete(lock)
