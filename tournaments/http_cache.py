@@ -63,6 +63,11 @@ def _last_modified(name: str, etag: str) -> datetime:
     return datetime.fromtimestamp(stamp, tz=UTC)
 
 
+def _representation(request: HttpRequest) -> str:
+    """Which answer of the page: its address with the query, and whether htmx asked (a fragment)."""
+    return f"{request.get_full_path()}|htmx={bool(getattr(request, 'htmx', False))}"
+
+
 def public_page(etag: Callable[..., str], *, varies_on_htmx: bool = False):
     """Decorate a public GET view. ``etag(request, **kwargs)`` returns a string that changes whenever
     the page may change (version keys, never the rendered page); it is hashed into the ETag.
@@ -70,19 +75,19 @@ def public_page(etag: Callable[..., str], *, varies_on_htmx: bool = False):
 
     def decorator(view):
         def etag_func(request: HttpRequest, *args, **kwargs) -> str | None:
-            if not request._public_cache_shareable:
-                return None
-            raw = f"{request.get_full_path()}|htmx={bool(getattr(request, 'htmx', False))}|{etag(request, *args, **kwargs)}"
-            request._public_cache_etag = hashlib.sha256(raw.encode()).hexdigest()[:32]
+            # Django's condition asks for Last-Modified first and the ETag second: computed once.
+            if not hasattr(request, "_public_cache_etag"):
+                request._public_cache_etag = None
+                if request._public_cache_shareable:
+                    raw = f"{_representation(request)}|{etag(request, *args, **kwargs)}"
+                    request._public_cache_etag = hashlib.sha256(raw.encode()).hexdigest()[:32]
             return request._public_cache_etag
 
         def last_modified_func(request: HttpRequest, *args, **kwargs) -> datetime | None:
-            found = getattr(request, "_public_cache_etag", None)
+            found = etag_func(request, *args, **kwargs)
             if found is None:
                 return None
-            name = hashlib.sha256(
-                f"{request.get_full_path()}|{bool(getattr(request, 'htmx', False))}".encode()
-            ).hexdigest()[:24]
+            name = hashlib.sha256(_representation(request).encode()).hexdigest()[:24]
             return _last_modified(name, found)
 
         conditional = condition(etag_func=etag_func, last_modified_func=last_modified_func)(view)

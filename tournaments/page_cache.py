@@ -44,34 +44,52 @@ def build_once(name: str, version: str, build: Callable[[], T], *, timeout: int 
     ``name`` says which page or payload (without the version), ``version`` everything it depends on.
     While another request rebuilds it, the previous version is returned (and ``served_stale`` set).
     """
+    return fetch(name, version, build, timeout=timeout)[0]
+
+
+def fetch(name: str, version: str, build: Callable[[], T], *, timeout: int = TIMEOUT) -> tuple[T, str]:
+    """``build_once``, with the version actually returned: ``version``, or the previous one while another
+    request rebuilds. A page built from this value caches under that version, so that it never stores
+    the previous data as the new version's page."""
     key, lock, stale_key = _keys(name, version)
     found = cache.get(key)
     if found is not None:
-        return found[0]
+        return found
     if cache.add(lock, 1, LOCK_SECONDS):
-        return _build(build, key, lock, stale_key, timeout)
+        return _build(build, version, key, lock, stale_key, timeout)
     stale = cache.get(stale_key)
     if stale is not None:
         served_stale.set(True)
-        return stale[0]
+        return stale
     deadline = time.monotonic() + FIRST_BUILD_WAIT_SECONDS
     while time.monotonic() < deadline:
         time.sleep(WAIT_STEP_SECONDS)
         found = cache.get(key)
         if found is not None:
-            return found[0]
+            return found
         if cache.add(lock, 1, LOCK_SECONDS):  # the builder gave up (an error): this request builds
-            return _build(build, key, lock, stale_key, timeout)
+            return _build(build, version, key, lock, stale_key, timeout)
     # The builder is very slow: answering late is worse than building a second time.
-    return _build(build, key, None, stale_key, timeout)
+    return _build(build, version, key, None, stale_key, timeout)
 
 
-def _build(build: Callable[[], T], key: str, lock: str | None, stale_key: str, timeout: int) -> T:
+def _build(
+    build: Callable[[], T], version: str, key: str, lock: str | None, stale_key: str, timeout: int
+) -> tuple[T, str]:
+    outer = served_stale.set(False)
     try:
         value = build()
-        # Wrapped in a tuple so that any value, even an empty one, counts as found.
-        cache.set_many({key: (value,), stale_key: (value,)}, timeout)
-        return value
+        inner_stale = served_stale.get()
+    finally:
+        served_stale.reset(outer)
+    try:
+        if inner_stale:
+            # Built from a stale inner part (another build_once inside ``build``): serve it, never
+            # store it as this version.
+            served_stale.set(True)
+        else:
+            cache.set_many({key: (value, version), stale_key: (value, version)}, timeout)
+        return value, version
     finally:
         if lock is not None:
             cache.delete(lock)

@@ -74,8 +74,10 @@ def pairings_key(round: Round) -> str:
     )
 
 
-def round_pairings(round: Round, key: str) -> list[TableLine]:
-    """The round's tables as plain data, built once per version (``key`` from ``pairings_key``)."""
+def round_pairings(round: Round, key: str) -> tuple[list[TableLine], str]:
+    """The round's tables as plain data, built once per version (``key`` from ``pairings_key``), and the
+    version they are: ``key``, or the previous one while another request rebuilds them (the pages
+    rendered from them cache under it)."""
 
     def build() -> list[TableLine]:
         swaps = selectors.swaps_after_publishing(round)
@@ -99,7 +101,7 @@ def round_pairings(round: Round, key: str) -> list[TableLine]:
             for t in selectors.round_tables(round)
         ]
 
-    return page_cache.build_once(f"pairings-data:{round.pk}", key, build)
+    return page_cache.fetch(f"pairings-data:{round.pk}", key, build)
 
 
 def split(table_count: int) -> bool:

@@ -66,8 +66,7 @@ def _pairings_context(event: Event, round: Round | None, ask: PairingsAsk | None
     if round is None:
         return context
     ask = ask or PairingsAsk()
-    key = public_pairings.pairings_key(round)
-    tables = public_pairings.round_pairings(round, key)
+    tables, key = public_pairings.round_pairings(round, public_pairings.pairings_key(round))
     split = public_pairings.split(len(tables))
     pairings_url = reverse("tournaments:pairings", kwargs={"slug": event.slug, "number": round.number})
     base = {
