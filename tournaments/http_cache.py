@@ -12,7 +12,9 @@ carry no validators: their pages show the person (their role, their forms and to
 ``Vary: Cookie`` is dropped from public answers: SessionMiddleware adds it because deciding "anonymous"
 reads the session, yet every anonymous visitor gets the same page, and a proxy that varies on the whole
 Cookie header caches nothing. The proxy must instead pass requests that carry the session cookie
-(``sessionid``) to the app without caching (README, "Public pages behind a proxy").
+(``sessionid``) to the app without caching (README, "Public pages behind a proxy"). The visitor's own
+browser keeps public copies too: logging in or out answers ``Clear-Site-Data: "cache"`` so that it
+does not show a page made for the other person.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from datetime import UTC, datetime
 from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth.signals import user_logged_in, user_logged_out
+from django.dispatch import receiver
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import cc_delim_re, patch_cache_control, patch_vary_headers
@@ -119,6 +123,13 @@ def public_page(etag: Callable[..., str], *, varies_on_htmx: bool = False):
     return decorator
 
 
+@receiver(user_logged_in, dispatch_uid="http_cache_login")
+@receiver(user_logged_out, dispatch_uid="http_cache_logout")
+def _identity_changed(sender, request=None, **kwargs) -> None:
+    if request is not None:
+        request._public_cache_identity_changed = True
+
+
 class PublicCacheMiddleware:
     """Sets Cache-Control on the answers of ``public_page`` views, once every other middleware has had
     its say (a CSRF or session cookie set on the way out makes the answer private). Sits above
@@ -129,6 +140,10 @@ class PublicCacheMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        if getattr(request, "_public_cache_identity_changed", False):
+            # Logging in or out: the browser's copies of public pages (kept up to PUBLIC_MAX_AGE seconds,
+            # shown without asking) were made for the other person, e.g. "Log in" in the top bar.
+            response["Clear-Site-Data"] = '"cache"'
         mark = getattr(response, "public_cache", None)
         if mark is None:
             return response

@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
@@ -125,7 +125,7 @@ def event_home(request: HttpRequest, event: Event) -> dict:
     return context
 
 
-@require_GET
+@require_safe
 @public_page(public_etags.pairings, varies_on_htmx=True)
 def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event(slug)
@@ -140,7 +140,7 @@ def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "tournaments/pairings.html", context)
 
 
-@require_GET
+@require_safe
 @public_page(public_etags.event_page)
 def event_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The part of the public event page that updates while a round runs."""
@@ -151,7 +151,7 @@ def event_live(request: HttpRequest, slug: str) -> HttpResponse:
 STANDINGS_PER_PAGE = 100
 
 
-@require_GET
+@require_safe
 @public_page(public_etags.standings, varies_on_htmx=True)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
@@ -200,7 +200,7 @@ def _bracket(event: Event) -> list[tuple[Round, list[selectors.TableView]]]:
     return [(r, selectors.round_tables(r)) for r in playoff_rounds]
 
 
-@require_GET
+@require_safe
 @public_page(public_etags.player)
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     event = _event(slug)
@@ -274,16 +274,24 @@ def _round_json(round: Round, tables: list[selectors.TableView] | None = None) -
     return data
 
 
-@require_GET
+@require_safe
 @public_page(public_etags.api_events)
 def api_events(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"events": [_event_json(e) for e in Event.objects.order_by("-date", "name")]})
 
 
-@require_GET
+@require_safe
 @public_page(public_etags.api_event)
-def api_event(request: HttpRequest, slug: str) -> JsonResponse:
+def api_event(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
+    # Built once per change of the event, its rounds or its players (the same inputs as its ETag).
+    payload = page_cache.build_once(
+        f"api-event:{event.pk}", public_etags.api_event(request, slug), lambda: _json(_event_payload(event))
+    )
+    return HttpResponse(payload, content_type="application/json")
+
+
+def _event_payload(event: Event) -> dict:
     data = _event_json(event)
     data["rounds"] = [_round_json(r) for r in selectors.public_rounds(event)]
     data["players"] = [
@@ -300,14 +308,14 @@ def api_event(request: HttpRequest, slug: str) -> JsonResponse:
         .order_by("player__sort_name")
     ]
     data["final_ranking"] = [r.player.public_name for r in round_services.final_ranking(event)]
-    return JsonResponse(data)
+    return data
 
 
 def _json(data: dict) -> str:
     return json.dumps(data, cls=DjangoJSONEncoder)
 
 
-@require_GET
+@require_safe
 @public_page(public_etags.api_round)
 def api_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event(slug)
@@ -321,7 +329,7 @@ def api_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return HttpResponse(payload, content_type="application/json")
 
 
-@require_GET
+@require_safe
 @public_page(public_etags.api_standings)
 def api_standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)

@@ -209,3 +209,21 @@ def test_a_draft_round_stays_a_404_for_anonymous_visitors(client):
     response = client.get(reverse("tournaments:pairings", args=[event.slug, draft.number]))
     assert response.status_code == 404
     assert "public" not in response.get("Cache-Control", "")
+
+
+def test_logging_in_tells_the_browser_to_drop_its_copies_of_public_pages(client):
+    make_user("ann")
+    response = client.post("/accounts/login/", {"login": "ann", "password": "pw"})
+    assert response.status_code == 302
+    assert response["Clear-Site-Data"] == '"cache"'
+
+
+def test_logging_out_tells_the_browser_to_drop_its_copies_of_public_pages(client):
+    client.force_login(make_user())
+    response = client.post("/accounts/logout/")
+    assert response["Clear-Site-Data"] == '"cache"'
+
+
+def test_other_answers_leave_the_browser_cache_alone(client):
+    event, round, _ = running_event()
+    assert "Clear-Site-Data" not in client.get(public_urls(event, round)["pairings"])
