@@ -27,8 +27,8 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.signals import user_logged_in, user_logged_out
-from django.dispatch import receiver
 from django.core.cache import cache
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import cc_delim_re, patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
