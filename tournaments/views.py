@@ -18,10 +18,11 @@ from django_tables2.export import TableExport
 from accounts.permissions import can_create_events
 from accounts.views import organizer_needed
 
-from . import services
+from . import public_etags, services
 from .errors import ActionError
 from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, StaffForm
 from .http import export_format, posted_id
+from .http_cache import public_page
 from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
 from .selectors import waitlist_positions
@@ -31,6 +32,7 @@ from .views_invitations import staff_page
 from .views_public import event_home
 
 
+@public_page(public_etags.event_list)
 def event_list(request: HttpRequest) -> HttpResponse:
     events = Event.objects.annotate(
         players=Count(
@@ -44,6 +46,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/event_list.html", {"events": events, "mine": mine})
 
 
+@public_page(public_etags.event_page)
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return event_page(request, get_object_or_404(Event, slug=slug))
 

@@ -7,21 +7,22 @@ results without a manual reload.
 from __future__ import annotations
 
 import hashlib
+import json
+from dataclasses import dataclass
 
-from django.core.cache import cache
-from django.db.models import Count, Sum
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from . import selectors, selectors_table
-from .http import export_format
-from .models import Event, Registration, Round, Seat, Table
-from .names import sort_key
+from . import page_cache, public_etags, public_pairings, selectors, selectors_table
+from .http import export_format, posted_id
+from .http_cache import public_page
+from .models import Event, Registration, Round
 from .permissions import role_for
 from .services import rounds as round_services
 from .tables import StandingsTable
@@ -40,45 +41,77 @@ def _event(slug: str) -> Event:
     return get_object_or_404(Event, slug=slug)
 
 
-def _alphabetical(tables: list[selectors.TableView]) -> list[tuple[str, int, int]]:
-    rows = [(s.registration.player.public_sort_name, t.table.number, s.seat) for t in tables for s in t.seats]
-    return sorted(rows, key=lambda row: sort_key(row[0]))
+@dataclass(frozen=True)
+class PairingsAsk:
+    """What a visitor asked of a split round's pairings (tournaments.public_pairings): every table (the
+    wall display), one page of tables, the tables of a name, or by default the directory."""
+
+    everything: bool = False
+    page: int | None = None
+    query: str = ""
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> PairingsAsk:
+        return cls(
+            everything=request.GET.get("all") == "1",
+            page=posted_id(request.GET.get("page")),
+            query=" ".join(request.GET.get("q", "").split())[: public_pairings.QUERY_MAX_CHARS],
+        )
 
 
-def _pairings_context(event: Event, round: Round | None) -> dict:
-    """The round's tables by number and by name, rendered once per change of the round's tables."""
+def _pairings_context(event: Event, round: Round | None, ask: PairingsAsk | None = None) -> dict:
+    """The round's tables, rendered once per change of the round's tables (by one request at a time:
+    the others serve the previous version meanwhile). A large round answers what was asked of it."""
     context = {"event": event, "round": round, "poll_seconds": POLL_SECONDS}
     if round is None:
         return context
-    state = Table.objects.filter(round=round).aggregate(versions=Sum("version"), tables=Count("pk"))
-    # Names are part of the page: an edited name or a privacy choice renders it again.
-    names = selectors.names_digest(
-        Seat.objects.filter(round=round).values_list(
-            "registration__player__name", "registration__player__public_short_name"
-        )
-    )
-    # A swap bumps the tables' versions; publishing changes published_at (and the swaps marked after it).
-    published = round.published_at.isoformat() if round.published_at else "draft"
-    key = (
-        f"pairings:{round.pk}:{round.paired_at.isoformat()}:{published}:{round.status}:{state['tables']}:"
-        f"{state['versions']}:{names}"
-    )
-    body = cache.get(key)
-    if body is None:
-        tables = selectors.round_tables(round)
-        swaps = selectors.swaps_after_publishing(round)
-        player_url = reverse("tournaments:player", kwargs={"slug": event.slug, "pk": 0})[:-2]
-        body = render_to_string(
+    ask = ask or PairingsAsk()
+    tables, key = public_pairings.round_pairings(round, public_pairings.pairings_key(round))
+    split = public_pairings.split(len(tables))
+    pairings_url = reverse("tournaments:pairings", kwargs={"slug": event.slug, "number": round.number})
+    base = {
+        **context,
+        "player_url": reverse("tournaments:player", kwargs={"slug": event.slug, "pk": 0})[:-2],
+        "pairings_url": pairings_url,
+    }
+    context.update(pairings_split=split, pairings_url=pairings_url, ask=ask, table_count=len(tables))
+    if split:
+        context["pages"] = public_pairings.page_ranges(tables)
+
+    def body(shown: list[public_pairings.TableLine], **extra) -> str:
+        alphabetical = public_pairings.alphabetical(shown, only=extra.pop("only", ""))
+        return render_to_string(
             "tournaments/_pairings_body.html",
+            {**base, "tables": shown, "alphabetical": alphabetical, **extra},
+        )
+
+    searched = public_pairings.normalized(ask.query)
+    if not split or ask.everything:
+        html = page_cache.build_once(f"pairings-html:{round.pk}:all", key, lambda: body(tables))
+    elif searched and len(searched) >= public_pairings.FIND_MIN_CHARS:
+        # A name: a few tables, rendered from the cached data for each asker (cheap).
+        found, more = public_pairings.find(tables, ask.query)
+        html = body(found, only=searched, find_query=ask.query, find_more=more, found=True)
+    elif ask.page:
+        number = min(ask.page, public_pairings.page_count(len(tables)))
+        html = page_cache.build_once(
+            f"pairings-html:{round.pk}:page:{number}",
+            key,
+            lambda: body(public_pairings.page(tables, number), page=number),
+        )
+        context["page"] = number
+    else:
+        html = render_to_string(
+            "tournaments/_pairings_directory.html",
             {
-                **context,
-                "tables": [(t, swaps.get(t.table.number, [])) for t in tables],
-                "alphabetical": _alphabetical(tables),
-                "player_url": player_url,
+                **base,
+                "table_count": len(tables),
+                "results_in": sum(t.has_result for t in tables),
+                "pages": context["pages"],
+                "too_short": bool(searched),
             },
         )
-        cache.set(key, body, 3600)
-    context["pairings_body"] = body
+    context["pairings_body"] = html
     return context
 
 
@@ -92,21 +125,23 @@ def event_home(request: HttpRequest, event: Event) -> dict:
     return context
 
 
-@require_GET
+@require_safe
+@public_page(public_etags.pairings, varies_on_htmx=True)
 def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event(slug)
     round = get_object_or_404(Round, event=event, number=number)
     role = role_for(request.user, event)
     if not selectors.round_visible(round, staff=bool(role)):
         raise Http404("This round's pairings are not published yet.")
-    context = _pairings_context(event, round)
+    context = _pairings_context(event, round, PairingsAsk.of(request))
     context["role"] = role
     if request.htmx:
         return render(request, "tournaments/_pairings.html", context)
     return render(request, "tournaments/pairings.html", context)
 
 
-@require_GET
+@require_safe
+@public_page(public_etags.event_page)
 def event_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The part of the public event page that updates while a round runs."""
     event = _event(slug)
@@ -116,7 +151,8 @@ def event_live(request: HttpRequest, slug: str) -> HttpResponse:
 STANDINGS_PER_PAGE = 100
 
 
-@require_GET
+@require_safe
+@public_page(public_etags.standings, varies_on_htmx=True)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
     query = request.GET.get("q", "").strip()
@@ -126,9 +162,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         return TableExport(wanted, table).response(f"{event.slug}-standings.{wanted}")
     # Phones poll this page all round long: the rendered table is cached until the standings change.
     params = "&".join(f"{k}={request.GET.get(k, '')}" for k in ("page", "sort", "q"))
-    html_key = f"{selectors.standings_key(event)}:html:{hashlib.sha256(params.encode()).hexdigest()[:16]}"
-    table_html = cache.get(html_key)
-    if table_html is None:
+    params_digest = hashlib.sha256(params.encode()).hexdigest()[:16]
+
+    def build() -> str:
         lines = selectors.event_standings(event)
         if query:
             lines = [
@@ -136,8 +172,11 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             ]
         table = StandingsTable(lines, event=event)
         RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
-        table_html = render_to_string("tournaments/_standings_table.html", {"table": table}, request=request)
-        cache.set(html_key, table_html, 3600)
+        return render_to_string("tournaments/_standings_table.html", {"table": table}, request=request)
+
+    table_html = page_cache.build_once(
+        f"standings-html:{event.pk}:{params_digest}", selectors.standings_key(event), build
+    )
     closed = Round.objects.filter(event=event, kind=Round.Kind.SWISS, status=Round.Status.CLOSED).count()
     context = {
         "event": event,
@@ -161,7 +200,8 @@ def _bracket(event: Event) -> list[tuple[Round, list[selectors.TableView]]]:
     return [(r, selectors.round_tables(r)) for r in playoff_rounds]
 
 
-@require_GET
+@require_safe
+@public_page(public_etags.player)
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     event = _event(slug)
     registration = get_object_or_404(Registration.objects.select_related("player"), event=event, pk=pk)
@@ -234,14 +274,24 @@ def _round_json(round: Round, tables: list[selectors.TableView] | None = None) -
     return data
 
 
-@require_GET
+@require_safe
+@public_page(public_etags.api_events)
 def api_events(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"events": [_event_json(e) for e in Event.objects.order_by("-date", "name")]})
 
 
-@require_GET
-def api_event(request: HttpRequest, slug: str) -> JsonResponse:
+@require_safe
+@public_page(public_etags.api_event)
+def api_event(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
+    # Built once per change of the event, its rounds or its players (the same inputs as its ETag).
+    payload = page_cache.build_once(
+        f"api-event:{event.pk}", public_etags.api_event(request, slug), lambda: _json(_event_payload(event))
+    )
+    return HttpResponse(payload, content_type="application/json")
+
+
+def _event_payload(event: Event) -> dict:
     data = _event_json(event)
     data["rounds"] = [_round_json(r) for r in selectors.public_rounds(event)]
     data["players"] = [
@@ -258,20 +308,39 @@ def api_event(request: HttpRequest, slug: str) -> JsonResponse:
         .order_by("player__sort_name")
     ]
     data["final_ranking"] = [r.player.public_name for r in round_services.final_ranking(event)]
-    return JsonResponse(data)
+    return data
 
 
-@require_GET
-def api_round(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+def _json(data: dict) -> str:
+    return json.dumps(data, cls=DjangoJSONEncoder)
+
+
+@require_safe
+@public_page(public_etags.api_round)
+def api_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event(slug)
     round = get_object_or_404(selectors.public_rounds(event), number=number)
-    return JsonResponse(_round_json(round, selectors.round_tables(round)))
+    # Phones and scoreboards poll it: built once per change of the round's tables, like the page.
+    payload = page_cache.build_once(
+        f"api-round:{round.pk}",
+        public_pairings.pairings_key(round),
+        lambda: _json(_round_json(round, selectors.round_tables(round))),
+    )
+    return HttpResponse(payload, content_type="application/json")
 
 
-@require_GET
-def api_standings(request: HttpRequest, slug: str) -> JsonResponse:
+@require_safe
+@public_page(public_etags.api_standings)
+def api_standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
-    return JsonResponse(
+    payload = page_cache.build_once(
+        f"api-standings:{event.pk}", selectors.standings_key(event), lambda: _standings_json(event)
+    )
+    return HttpResponse(payload, content_type="application/json")
+
+
+def _standings_json(event: Event) -> str:
+    return _json(
         {
             "event": event.slug,
             "tiebreakers": list(selectors.event_tiebreakers(event)),

@@ -1,0 +1,144 @@
+"""A round's public pairings: plain data cached per version, and the slice a visitor asks for.
+
+A 500-table round is about 450 KB of HTML; a phone polling it every 20 s to find one table wastes the
+room's Wi-Fi and the server's time. Up to ``PAGE_TABLES`` tables, everyone gets every table (and the
+page's find box filters them as before). Above that the round is split:
+
+- the default view is a directory: a find box, the pages of tables and how many results are in;
+- ``?q=ann`` finds a player's table(s) on the server: a phone polls just those (a few KB);
+- ``?page=3`` shows one page of tables (a judge walking the room);
+- ``?all=1`` shows every table: the wall display on the organizers' screen.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from django.db.models import Count, Sum
+
+from . import page_cache, selectors
+from .models import Round, Seat, Table
+from .names import sort_key
+
+PAGE_TABLES = 50
+FIND_MIN_CHARS = 2
+FIND_MAX_TABLES = 20
+QUERY_MAX_CHARS = 100
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    registration_id: int
+    name: str  # the public name (the player's privacy choice)
+    sort_name: str
+    seat: int
+    placement: int | None
+    vp: int | None
+
+
+@dataclass(frozen=True)
+class TableLine:
+    number: int
+    has_result: bool
+    seats: tuple[SeatLine, ...]
+    swaps: tuple[selectors.SwapNote, ...]
+
+    @property
+    def searched(self) -> str:
+        return " ".join(normalized(s.name) for s in self.seats)
+
+
+def normalized(text: str) -> str:
+    """As find-table.js compares names: no accents, no case, no apostrophes, dots or hyphens."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return "".join(c for c in text if c not in "’'`´.-").strip()
+
+
+def pairings_key(round: Round) -> str:
+    """Everything the round's public pairings depend on, without loading them. Two queries."""
+    state = Table.objects.filter(round=round).aggregate(versions=Sum("version"), tables=Count("pk"))
+    # Names are part of the page: an edited name or a privacy choice renders it again.
+    names = selectors.names_digest(
+        Seat.objects.filter(round=round).values_list(
+            "registration__player__name", "registration__player__public_short_name"
+        )
+    )
+    # A swap or a result bumps the tables' versions; publishing changes published_at (and the swaps
+    # marked after it).
+    published = round.published_at.isoformat() if round.published_at else "draft"
+    return (
+        f"{round.pk}:{round.paired_at.isoformat()}:{published}:{round.status}:{state['tables']}:"
+        f"{state['versions']}:{names}"
+    )
+
+
+def round_pairings(round: Round, key: str) -> tuple[list[TableLine], str]:
+    """The round's tables as plain data, built once per version (``key`` from ``pairings_key``), and the
+    version they are: ``key``, or the previous one while another request rebuilds them (the pages
+    rendered from them cache under it)."""
+
+    def build() -> list[TableLine]:
+        swaps = selectors.swaps_after_publishing(round)
+        return [
+            TableLine(
+                number=t.table.number,
+                has_result=t.table.has_result,
+                seats=tuple(
+                    SeatLine(
+                        registration_id=s.registration_id,
+                        name=s.registration.player.public_name,
+                        sort_name=s.registration.player.public_sort_name,
+                        seat=s.seat,
+                        placement=s.placement,
+                        vp=s.vp,
+                    )
+                    for s in t.seats
+                ),
+                swaps=tuple(swaps.get(t.table.number, [])),
+            )
+            for t in selectors.round_tables(round)
+        ]
+
+    return page_cache.fetch(f"pairings-data:{round.pk}", key, build)
+
+
+def split(table_count: int) -> bool:
+    return table_count > PAGE_TABLES
+
+
+def page_count(table_count: int) -> int:
+    return max(1, -(-table_count // PAGE_TABLES))
+
+
+def alphabetical(tables: list[TableLine], *, only: str = "") -> list[tuple[str, int, int]]:
+    """(name as sorted, table, seat) for everyone at these tables; ``only``: whose name matches."""
+    rows = [
+        (s.sort_name, t.number, s.seat)
+        for t in tables
+        for s in t.seats
+        if not only or only in normalized(s.name)
+    ]
+    return sorted(rows, key=lambda row: sort_key(row[0]))
+
+
+def find(tables: list[TableLine], query: str) -> tuple[list[TableLine], bool]:
+    """The tables where a player's name contains ``query`` (at most FIND_MAX_TABLES), and whether
+    more matched."""
+    wanted = normalized(query)
+    found = [t for t in tables if wanted in t.searched]
+    return found[:FIND_MAX_TABLES], len(found) > FIND_MAX_TABLES
+
+
+def page(tables: list[TableLine], number: int) -> list[TableLine]:
+    return tables[(number - 1) * PAGE_TABLES : number * PAGE_TABLES]
+
+
+def page_ranges(tables: list[TableLine]) -> list[tuple[int, int, int]]:
+    """(page, first table, last table) for the directory's links."""
+    return [
+        (n, chunk[0].number, chunk[-1].number)
+        for n in range(1, page_count(len(tables)) + 1)
+        if (chunk := page(tables, n))
+    ]
