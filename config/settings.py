@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.HealthzMiddleware",  # first: probes meet no host check or HTTPS redirect
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # HTML and JSON leave compressed (a 500-table pairings poll: 450 KB, about 50 KB gzipped). Above every
@@ -79,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.DatabaseBusyMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
 
@@ -115,7 +117,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several judges save at once: wait for the write lock instead of failing,
     # and take it at the start of each transaction so reads cannot go stale.
     DATABASES["default"]["OPTIONS"] = {
-        "timeout": 20,
+        "timeout": envint("SQLITE_BUSY_TIMEOUT", "20"),
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
@@ -124,22 +126,49 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.getenv("REDIS_URL", "")
+# Seconds the web process waits to reach Redis (cache and print queue) before going on without it.
+REDIS_CONNECT_TIMEOUT = float(os.getenv("REDIS_CONNECT_TIMEOUT", "0.25"))
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Fails open (config/cache.py): with Redis down a read is a miss and pages are built from the database.
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT, "socket_timeout": 1},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Celery: with no broker, tasks run eagerly in the calling process.
+# A printout not finished this many seconds after it was asked for counts as stopped (its worker died):
+# the print page shows it as failed with that reason, and Redis hands its unacknowledged task to a
+# worker again after the same time.
+PRINT_JOB_TIMEOUT = envint("PRINT_JOB_TIMEOUT", "600")
+
+# Celery: with no broker, tasks run eagerly in the calling process. No result backend: nothing reads a
+# task's return value (a print job's row says how it went), and a result backend that cannot be reached
+# made a print request wait for it.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_RESULT_BACKEND = REDIS_URL or None
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A task is acknowledged once it finished; a worker that dies mid-task leaves it to be run again.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 5, "max_retries": 1}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    "socket_timeout": 5,
+    # Publishing tries once more at once (a pooled connection gone stale), then gives up: the print page
+    # renders in the request instead of waiting.
+    "max_retries": 1,
+    "interval_start": 0,
+    "visibility_timeout": PRINT_JOB_TIMEOUT,
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

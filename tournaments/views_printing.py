@@ -24,6 +24,7 @@ def _kinds(round: Round) -> list[tuple[str, str]]:
 
 def _rows(round: Round) -> list[dict]:
     """The latest job of each printout, and whether the data changed since it was made."""
+    printing.print_jobs_expire(round=round)
     latest: dict[str, PrintJob] = {}
     for job in PrintJob.objects.filter(round=round).order_by("-created_at"):
         latest.setdefault(job.kind, job)
@@ -68,9 +69,13 @@ def print_request(request: HttpRequest, event: Event, number: int, kind: str) ->
     try:
         job, created = printing.print_request(round=round, kind=kind, user=request.user)
         if created:
-            printing.print_enqueue(job=job)
-    except printing.BrokerUnavailable as exc:
-        messages.error(request, exc.message)
+            try:
+                printing.print_enqueue(job=job)
+            except printing.BrokerUnavailable as exc:
+                # Known within the broker's connection timeout: render here rather than wait for Redis.
+                messages.warning(request, exc.message)
+                printing.print_render_now(job_id=job.pk)
+                messages.success(request, "The printout is ready.")
     except ActionError as exc:
         messages.error(request, exc.message)
     return redirect("tournaments:print_center", slug=event.slug, number=number)
@@ -79,14 +84,13 @@ def print_request(request: HttpRequest, event: Event, number: int, kind: str) ->
 @require_POST
 @event_staff_required("run")
 def print_render_now(request: HttpRequest, event: Event, number: int, job: int) -> HttpResponse:
-    """The fallback when the queue is down: render in this request."""
+    """The fallback when no worker renders it (queue down, worker stopped): render in this request."""
     job_obj = get_object_or_404(PrintJob, event=event, round__number=number, pk=job)
     if job_obj.status in (PrintJob.Status.QUEUED, PrintJob.Status.FAILED):
         try:
-            printing.print_job_render(job_id=job_obj.pk)
-        except Exception as exc:  # shown to the organizer and kept on the job
-            printing.print_job_failed(job_id=job_obj.pk, error=f"{type(exc).__name__}: {exc}")
-            messages.error(request, f"Rendering failed: {exc}")
+            printing.print_render_now(job_id=job_obj.pk)
+        except ActionError as exc:
+            messages.error(request, exc.message)
         else:
             messages.success(request, "The printout is ready.")
     return redirect("tournaments:print_center", slug=event.slug, number=number)

@@ -26,11 +26,14 @@ def paired_event(players: int = 8):
     return organizer, event, rounds.round_pair(event=event, number=1, publish=True)
 
 
-def test_printing_slips_from_the_page_makes_a_pdf_with_every_table(client):
+def test_printing_slips_from_the_page_makes_a_pdf_with_every_table(
+    client, django_capture_on_commit_callbacks
+):
     organizer, event, round = paired_event()
     client.force_login(organizer)
     url = reverse("tournaments:print_request", kwargs={"slug": event.slug, "number": 1, "kind": "slips"})
-    client.post(url)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url)
     job = PrintJob.objects.get()
     assert job.status == PrintJob.Status.DONE and (job.done, job.total) == (2, 2)
     page = client.get(reverse("tournaments:print_center", kwargs={"slug": event.slug, "number": 1}))
@@ -60,10 +63,11 @@ def test_the_database_refuses_a_second_unfinished_job_for_the_same_printout():
         PrintJob.objects.create(event=event, round=round, kind="slips", source_digest="y")
 
 
-def test_a_printout_is_stale_after_the_pairings_change(client):
+def test_a_printout_is_stale_after_the_pairings_change(client, django_capture_on_commit_callbacks):
     organizer, event, round = paired_event()
     job, _ = printing.print_request(round=round, kind="pairings_by_name")
-    printing.print_enqueue(job=job)
+    with django_capture_on_commit_callbacks(execute=True):
+        printing.print_enqueue(job=job)
     rounds.round_repair(round=round)
     client.force_login(organizer)
     page = client.get(reverse("tournaments:print_center", kwargs={"slug": event.slug, "number": 1}))
@@ -72,7 +76,7 @@ def test_a_printout_is_stale_after_the_pairings_change(client):
     assert created and again.pk != job.pk
 
 
-def test_a_render_that_keeps_failing_is_shown_as_failed(monkeypatch):
+def test_a_render_that_keeps_failing_is_shown_as_failed(monkeypatch, django_capture_on_commit_callbacks):
     _, _, round = paired_event()
 
     def broken(*args, **kwargs):
@@ -80,7 +84,8 @@ def test_a_render_that_keeps_failing_is_shown_as_failed(monkeypatch):
 
     monkeypatch.setattr("tournaments.printouts.render", broken)
     job, _ = printing.print_request(round=round, kind="slips")
-    printing.print_enqueue(job=job)
+    with django_capture_on_commit_callbacks(execute=True):
+        printing.print_enqueue(job=job)
     job.refresh_from_db()
     assert job.status == PrintJob.Status.FAILED
     assert "printer on fire" in job.error and job.attempts == 3  # the first try and two retries

@@ -286,14 +286,17 @@ def test_a_record_owned_by_another_account_is_never_taken_over(event):
 # --- printouts follow the new name ----------------------------------------------------------------
 
 
-def test_after_a_name_change_slips_show_the_new_name_and_older_printouts_are_out_of_date(client):
+def test_after_a_name_change_slips_show_the_new_name_and_older_printouts_are_out_of_date(
+    client, django_capture_on_commit_callbacks
+):
     organizer = make_user("org2")
     event = make_event(organizer=organizer)
     make_players(event, 8)
     event = rounds.event_start(event=event)
     round = rounds.round_pair(event=event, number=1, publish=True)
     job, _ = printing.print_request(round=round, kind="slips")
-    printing.print_enqueue(job=job)
+    with django_capture_on_commit_callbacks(execute=True):
+        printing.print_enqueue(job=job)
     assert PrintJob.objects.get(pk=job.pk).status == PrintJob.Status.DONE
     registration = Registration.objects.get(event=event, player__name="Player 001")
     client.force_login(organizer)

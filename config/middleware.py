@@ -1,0 +1,69 @@
+"""Middleware of the whole site: the health probe, and a clear answer when the database is busy."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+from . import health
+
+log = logging.getLogger(__name__)
+HEALTHZ_PATHS = ("/healthz", "/healthz/")
+
+
+class HealthzMiddleware:
+    """Answers ``/healthz`` itself, first in the chain: a load balancer's or container's probe comes by IP
+    over plain HTTP, so it must not meet the host check (ALLOWED_HOSTS) or the HTTPS redirect.
+
+    200 ``{"status": "ok", "checks": {...}}`` when the database, cache and broker answer; 503 with
+    ``"failed": [names]`` otherwise. Nothing else is read from the request.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info not in HEALTHZ_PATHS:
+            return self.get_response(request)
+        if request.method not in ("GET", "HEAD"):
+            response = JsonResponse({"error": "GET or HEAD only"}, status=405)
+            response["Allow"] = "GET, HEAD"
+            return response
+        checks = health.run_checks()
+        failed = [name for name, result in checks.items() if result == "failed"]
+        body = {"status": "failing" if failed else "ok", "checks": checks}
+        if failed:
+            body["failed"] = failed
+        response = JsonResponse(body, status=503 if failed else 200)
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class DatabaseBusyMiddleware:
+    """A database that is busy or unreachable gets a 503 page that says so, not a 500.
+
+    SQLite waits for the write lock (the busy timeout in settings); a request that waited that long and
+    still did not get it ends here. Each service writes inside one transaction, so what failed was not
+    half-saved.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError):
+            return None
+        busy = "locked" in str(exception).lower()
+        log.error(
+            "database %s: %s %s: %s", "busy" if busy else "error", request.method, request.path, exception
+        )
+        # No request context: its processors would ask the database again.
+        response = HttpResponse(render_to_string("503.html", {"busy": busy}), status=503)
+        response["Retry-After"] = "5"
+        return response
