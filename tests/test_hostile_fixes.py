@@ -97,3 +97,11 @@ def test_scoring_that_is_not_a_finite_number_is_a_form_error(points):
     form = EventForm(event_form_data(scoring_text=f"3: {points}; 4: 5, 3, 2, 2"))
     assert not form.is_valid()
     assert "must be finite numbers" in str(form.errors["scoring_text"])
+
+
+def test_a_player_id_past_the_database_integers_is_not_found(client):
+    from tests.factories import make_event, make_user
+
+    event = make_event(organizer=make_user("org-overflow"))
+    response = client.get(f"/e/{event.slug}/players/99999999999999999999/")
+    assert response.status_code == 404

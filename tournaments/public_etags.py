@@ -96,7 +96,10 @@ def standings(request: HttpRequest, slug: str) -> str:
 
 def player(request: HttpRequest, slug: str, pk: int) -> str:
     event = _event(slug)
-    own = Table.objects.filter(seats__registration_id=pk, round__event=event).aggregate(
+    # Looked up by its own key first: Django answers an id past the database's integers with "none"
+    # there, where a join on the id (seats__registration_id) would overflow (a 500).
+    registration = get_object_or_404(Registration.objects.only("pk"), pk=pk, event=event)
+    own = Table.objects.filter(seats__registration=registration, round__event=event).aggregate(
         tables=Count("pk"), versions=Sum("version"), entered=Max("result_entered_at")
     )
     return (
