@@ -91,14 +91,17 @@ def plain_snippet(text: str, words: list[str], length: int = 220) -> str:
 
 
 def group(hits: list[Hit]) -> list[Hit]:
-    """For display: an example (or card ruling) whose rule is also a hit sits under that rule."""
+    """For display: an example (or card ruling) sits under its rule when the rule ranks above it. One
+    that ranks above its own rule keeps its place (the best answer is shown first; its rule follows)."""
     position = {hit.entry.pk: hit for hit in hits}
+    shown: set[int] = set()
     top: list[Hit] = []
     for hit in hits:
         parent = position.get(hit.entry.parent_id) if hit.entry.parent_id else None
-        if parent is not None and parent is not hit:
+        if parent is not None and parent is not hit and parent.entry.pk in shown:
             if hit.entry not in parent.children:
                 parent.children.append(hit.entry)
             continue
+        shown.add(hit.entry.pk)
         top.append(hit)
     return top
