@@ -269,6 +269,9 @@ RULINGS_SOURCES = os.getenv("RULINGS_SOURCES", "")
 # VAR_DIR/embeddings/ by `manage.py rulings_embeddings distill`, else the optional extra's packaged
 # sentence-transformer, else words only), "off", or the path of a model directory.
 RULINGS_EMBEDDINGS = os.getenv("RULINGS_EMBEDDINGS", "auto").strip() or "auto"
+# Each web worker loads the rulings search in a thread as it starts (config/wsgi.py), so the first search
+# is as fast as the others; off, the first search loads it.
+RULINGS_WARM = envbool("RULINGS_WARM", "true")
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

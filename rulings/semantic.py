@@ -32,6 +32,7 @@ import json
 import logging
 import os
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -408,11 +409,16 @@ def _mode_for(setting: str, var_dir: str) -> Mode:
     return choose(setting, Path(var_dir))
 
 
+_mode_lock = threading.Lock()
+
+
 def mode() -> Mode:
-    """The configured mode, loaded once per process (per setting)."""
+    """The configured mode, loaded once per process (per setting); a second thread asking while the
+    model loads waits for it instead of loading it again."""
     from django.conf import settings
 
-    return _mode_for(settings.RULINGS_EMBEDDINGS, str(settings.VAR_DIR))
+    with _mode_lock:
+        return _mode_for(settings.RULINGS_EMBEDDINGS, str(settings.VAR_DIR))
 
 
 def load() -> Encoder | None:

@@ -25,8 +25,13 @@ corrected), and one for the entries it shows.
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
+import time
 from dataclasses import dataclass
+
+from django.db import connections
 
 from .. import query as q
 from .. import ranking, semantic
@@ -36,6 +41,8 @@ from . import correction
 from .backends import ALL, ANY, MOST, PostgresBackend, SqliteBackend, _combine, backend, rebuild_index
 from .compiled import PRIMARY_KINDS, Catalogue, catalogue, vocabulary
 from .results import MARK_END, MARK_START, Hit, Results, group, highlight, plain_snippet
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "ALL",
@@ -431,3 +438,26 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
             everywhere.game_named = named
             return everywhere
     return results
+
+
+def warm() -> float:
+    """Make a new process's first search as fast as its later ones: compile the documents, load the
+    embedding model and the entry vectors, and run the model once. The web server calls it in a thread
+    as a worker starts (``config/wsgi.py``); the seconds it took are returned (and logged). Never raises:
+    a search after a failed warm-up does the same work itself."""
+    started = time.perf_counter()
+    try:
+        cat = catalogue()
+        cat.vocabulary()
+        encoder = semantic.load()
+        if encoder is not None:
+            semantic.document_vectors([d.document for d in cat.data.values() if d.document.is_current])
+            encoder.encode(["how many turns are left when time is called"])
+    except Exception:  # a warm-up must never stop a worker from starting
+        logger.exception("the rulings search could not warm up; the first search will do it")
+    finally:
+        if threading.current_thread() is not threading.main_thread():
+            connections.close_all()  # this thread's own connections; it ends here
+    seconds = time.perf_counter() - started
+    logger.info("rulings search warm in %.2f s", seconds)
+    return seconds
