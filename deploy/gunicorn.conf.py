@@ -18,8 +18,9 @@ threads = int(os.getenv("GUNICORN_THREADS", "4"))
 # A request still running after this many seconds is stopped (its worker restarted).
 timeout = int(os.getenv("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
-# The reverse proxy keeps its connections to gunicorn open (nginx: upstream keepalive).
-keepalive = 5
+# The reverse proxy keeps its connections to gunicorn open (nginx: upstream keepalive, 60 s): gunicorn
+# keeps them longer, so it never closes one just as nginx sends a request on it.
+keepalive = int(os.getenv("GUNICORN_KEEPALIVE", "75"))
 # Workers are replaced now and then, a few at a time, so slow leaks never build up.
 max_requests = int(os.getenv("GUNICORN_MAX_REQUESTS", "5000"))
 max_requests_jitter = max_requests // 10
