@@ -41,7 +41,8 @@ format: $(VENV)/.dev
 	$(VENV)/bin/ruff format .
 
 # The suite runs on SQLite; then again on a throwaway PostgreSQL cluster when
-# TEST_POSTGRES=1 or PostgreSQL's binaries (initdb, pg_ctl) are installed.
+# TEST_POSTGRES=1 or PostgreSQL's binaries (initdb, pg_ctl) are installed. The production smoke test
+# (tests/production/, its own PostgreSQL) runs in the first pass only.
 test: lint
 	$(VENV)/bin/pytest
 	@if [ "$(TEST_POSTGRES)" = "1" ] || { [ "$(TEST_POSTGRES)" != "0" ] && command -v initdb >/dev/null 2>&1; }; then \
@@ -49,7 +50,7 @@ test: lint
 	else echo "PostgreSQL not installed: skipped the PostgreSQL run (CI runs it)."; fi
 
 pg-test: $(VENV)/.dev
-	$(PY) tests/with_postgres.py $(VENV)/bin/pytest -m "not browser" -p no:cacheprovider
+	$(PY) tests/with_postgres.py $(VENV)/bin/pytest -m "not browser and not production" -p no:cacheprovider
 
 # Every benchmark runs and prints its figures; the exit status says whether all targets were met.
 bench: $(VENV)/.dev

@@ -158,6 +158,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Jobs one worker renders at once (processes); `celery worker --concurrency` overrides it.
+CELERY_WORKER_CONCURRENCY = envint("CELERY_CONCURRENCY", "2")
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -254,6 +256,10 @@ STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(os.getenv("MEDIA_ROOT", VAR_DIR / "media"))
+# Behind nginx: the URL prefix of its `internal` location over MEDIA_ROOT (deploy/nginx.conf:
+# /protected-media/). A PDF is then sent by nginx (X-Accel-Redirect) once the app has checked who asks;
+# empty: the app sends the file itself.
+MEDIA_ACCEL_REDIRECT = os.getenv("MEDIA_ACCEL_REDIRECT", "")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

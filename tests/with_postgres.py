@@ -35,42 +35,63 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class Cluster:
+    """A throwaway PostgreSQL cluster on a free port of 127.0.0.1 (``start()`` returns its URL)."""
+
+    def __init__(self) -> None:
+        self.initdb, self.pg_ctl = find("initdb"), find("pg_ctl")
+        self.run_as: list[str] = []
+        self.owner = None
+        if os.geteuid() == 0:
+            for name in ("postgres", "nobody"):
+                try:
+                    self.owner = pwd.getpwnam(name)
+                    break
+                except KeyError:
+                    continue
+            self.run_as = ["runuser", "-u", self.owner.pw_name, "--"]
+        self.base = tempfile.mkdtemp(prefix="test-pg-")
+        self.data = os.path.join(self.base, "data")
+        self.port = free_port()
+
+    @property
+    def url(self) -> str:
+        return f"postgres://dcdb@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> str:
+        if self.owner:
+            os.chown(self.base, self.owner.pw_uid, self.owner.pw_gid)
+        quiet = {"stdout": subprocess.DEVNULL}
+        subprocess.run(
+            [*self.run_as, self.initdb, "-D", self.data, "-U", "dcdb", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"],
+            check=True,
+            **quiet,
+        )  # fmt: skip
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.base} -c fsync=off"
+        subprocess.run(
+            [*self.run_as, self.pg_ctl, "-D", self.data, "-o", options, "-l", os.path.join(self.base, "log"), "-w", "start"],
+            check=True,
+            **quiet,
+        )  # fmt: skip
+        return self.url
+
+    def stop(self) -> None:
+        if os.path.isdir(self.data):
+            subprocess.run(
+                [*self.run_as, self.pg_ctl, "-D", self.data, "-m", "fast", "stop"], capture_output=True
+            )
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
 def main(command: list[str]) -> int:
-    initdb, pg_ctl = find("initdb"), find("pg_ctl")
-    run_as: list[str] = []
-    owner = None
-    if os.geteuid() == 0:
-        for name in ("postgres", "nobody"):
-            try:
-                owner = pwd.getpwnam(name)
-                break
-            except KeyError:
-                continue
-        run_as = ["runuser", "-u", owner.pw_name, "--"]
-    base = tempfile.mkdtemp(prefix="test-pg-")
-    data = os.path.join(base, "data")
-    if owner:
-        os.chown(base, owner.pw_uid, owner.pw_gid)
-    port = free_port()
-    quiet = {"stdout": subprocess.DEVNULL}
+    cluster = Cluster()
     try:
-        subprocess.run(
-            [*run_as, initdb, "-D", data, "-U", "dcdb", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"],
-            check=True,
-            **quiet,
-        )
-        options = f"-c listen_addresses=127.0.0.1 -p {port} -c unix_socket_directories={base} -c fsync=off"
-        subprocess.run(
-            [*run_as, pg_ctl, "-D", data, "-o", options, "-l", os.path.join(base, "log"), "-w", "start"],
-            check=True,
-            **quiet,
-        )
-        env = dict(os.environ, DATABASE_URL=f"postgres://dcdb@127.0.0.1:{port}/postgres", TEST_POSTGRES="1")
-        print(f"PostgreSQL on 127.0.0.1:{port}: {' '.join(command)}", flush=True)
+        cluster.start()
+        env = dict(os.environ, DATABASE_URL=cluster.url, TEST_POSTGRES="1")
+        print(f"PostgreSQL on 127.0.0.1:{cluster.port}: {' '.join(command)}", flush=True)
         return subprocess.run(command, env=env).returncode
     finally:
-        subprocess.run([*run_as, pg_ctl, "-D", data, "-m", "fast", "stop"], capture_output=True)
-        shutil.rmtree(base, ignore_errors=True)
+        cluster.stop()
 
 
 if __name__ == "__main__":
