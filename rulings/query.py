@@ -330,6 +330,15 @@ def classify(raw: str) -> Classified:
 _GAME_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("vs", re.compile(r"\b(?:in\s+|for\s+)?(?:the\s+)?(?:vs\.?|versus)\s*system(?:\s+tcg)?\b", re.I)),
     ("vs", re.compile(r"\b(?:in\s+|for\s+)?vs\.?\s*tcg\b", re.I)),
+    # A bare "vs" names the game at either end of a query or after "in"/"for" ("vs rule 809.3", "can I
+    # attack a stunned character in vs"); between two words it is "versus" ("batman vs superman").
+    (
+        "vs",
+        re.compile(
+            r"^\s*vs\.?(?=[\s:,]|$)|(?:^|\s)(?:(?:in|for)\s+)?(?:the\s+)?vs\.?\s*[?!.]*\s*$|\b(?:in|for)\s+vs\b",
+            re.I,
+        ),
+    ),
     ("overpower", re.compile(r"\b(?:in\s+|for\s+)?over\s*-?\s*power\b", re.I)),
     (
         "dcdb",

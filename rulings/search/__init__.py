@@ -430,7 +430,10 @@ def search(*, query: str, game: str | None = None, document: str | None = None, 
     results = _answer(query, parsed, cat, game=game, document_id=document_id, limit=limit)
     results.game, results.game_named = game or "", named
     results.mode = _mode(cat)
-    if game and not document_id and not results.hits:
+    # Nothing at all in the game (not even entries close to the query): the query may be about another
+    # game's card or rule, so every game is searched and the answer says so. When the game has close
+    # entries that do not answer, those are shown: a judge who chose or named a game reads its rules.
+    if game and not document_id and not results.hits and not results.closest:
         everywhere = _answer(query, parsed, cat, game=None, document_id=None, limit=limit)
         if everywhere.hits:
             everywhere.widened = GAME_NAMES.get(game, game)

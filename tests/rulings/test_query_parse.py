@@ -40,6 +40,9 @@ def test_a_number_with_other_words_searches_both():
         ("how many cards overpower", "overpower", "how many cards"),
         ("over power venture", "overpower", "venture"),
         ("extra turns in dcdb", "dcdb", "extra turns"),
+        ("team attack shared affiliation vs", "vs", "team attack shared affiliation"),
+        ("vs: can a stunned character attack", "vs", "can a stunned character attack"),
+        ("can i attack a stunned character in vs?", "vs", "can i attack a stunned character"),
     ],
 )
 def test_a_game_named_in_the_query_narrows_it_and_leaves_the_words(typed, game, searched):
@@ -49,6 +52,15 @@ def test_a_game_named_in_the_query_narrows_it_and_leaves_the_words(typed, game, 
 
 def test_the_game_name_alone_is_searched_as_words():
     assert (parse("overpower").game, parse("overpower").searched) == (None, "overpower")
+
+
+def test_vs_between_two_words_is_versus_not_the_game():
+    assert parse("batman vs superman ruling").game is None
+
+
+def test_a_rule_number_after_a_bare_vs_is_looked_up_in_vs_system():
+    query = parse("vs rule 809.3")
+    assert (query.game, query.numbers, query.only_number) == ("vs", ("809.3",), True)
 
 
 def test_two_games_named_narrow_to_neither():

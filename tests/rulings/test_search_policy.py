@@ -92,3 +92,11 @@ def test_the_json_says_what_was_corrected_narrowed_and_not_found(invented, capsy
     # Sprocket is a DCDB card: nothing in Vs. System, so every game is searched, and the answer says so.
     assert (answer["game_named"], answer["widened"], answer["widened_from"]) == (True, True, "Vs. System")
     assert answer["not_found"] is False and answer["results"][0]["game"] == "dcdb"
+
+
+def test_a_named_game_with_only_close_entries_says_nothing_found_there_instead_of_widening(invented):
+    # The Vs. System document has a widget rule close to this, which does not answer it: the judge named
+    # the game, so its closest entries are offered rather than another game's rules.
+    results = search(query="how many sideboard widgets may a player register vs system")
+    assert results.not_found and results.closest and not results.widened
+    assert {entry.document.game.code for entry in results.closest} == {"vs"}
