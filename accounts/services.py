@@ -7,6 +7,7 @@ import secrets
 
 from allauth.account.models import EmailAddress
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from tournaments.errors import ActionError
@@ -97,6 +98,99 @@ def player_link_verified_owner(*, player: Player) -> Player:
         player.save(update_fields=["user", "claim_code", "public_short_name"])
         _log(player, action="link", by=None, changes={"account": ["", owner.username]}, note="verified email")
     return player
+
+
+def players_link_verified_owners(*, players: list[Player]) -> list[Player]:
+    """``player_link_verified_owner`` for many records at once (a roster import), in a fixed number of
+    queries, with the same outcome as calling it on each in turn: a record with an email an account verified
+    becomes that account's, unless it is owned already or the account plays one of its events under another
+    record (counting the records linked earlier in this list). Returns the records it linked."""
+    from tournaments.services.registration import BATCH
+
+    candidates = {p.pk: p for p in players if p.email and p.user_id is None}
+    if not candidates:
+        return []
+    with transaction.atomic():
+        ids = list(candidates)
+        locked: dict[int, Player] = {}
+        for start in range(0, len(ids), BATCH):
+            for player in Player.objects.select_for_update().filter(pk__in=ids[start : start + BATCH]):
+                if player.user_id is None and player.email:
+                    locked[player.pk] = player
+        owners = _verified_owners([p.email for p in locked.values()])
+        if not owners:
+            return []
+        owner_ids = {user.pk for user in owners.values()}
+        # Where each record and each owner's records play: a link must not give one person two places.
+        events_of: dict[int, set[int]] = {}
+        for start in range(0, len(ids), BATCH):
+            for player_id, event_id in Registration.objects.filter(
+                player_id__in=ids[start : start + BATCH]
+            ).values_list("player_id", "event_id"):
+                events_of.setdefault(player_id, set()).add(event_id)
+        owned: dict[int, set[tuple[int, int]]] = {uid: set() for uid in owner_ids}
+        for player_id, user_id, event_id in Registration.objects.filter(
+            player__user_id__in=owner_ids
+        ).values_list("player_id", "player__user_id", "event_id"):
+            owned[user_id].add((player_id, event_id))
+        short = set(
+            Player.objects.filter(user_id__in=owner_ids, public_short_name=True).values_list(
+                "user_id", flat=True
+            )
+        )
+        linked: list[Player] = []
+        for player in (locked[pk] for pk in ids if pk in locked):
+            owner = owners.get(player.email.casefold())
+            if owner is None:
+                continue
+            mine = events_of.get(player.pk, set())
+            if any(event_id in mine for other, event_id in owned[owner.pk] if other != player.pk):
+                continue  # no owner, or one who already plays these events under another record
+            player.user = owner
+            player.claim_code = ""
+            player.public_short_name = player.public_short_name or owner.pk in short
+            owned[owner.pk].update((player.pk, event_id) for event_id in mine)
+            if player.public_short_name:
+                short.add(owner.pk)
+            linked.append(player)
+        Player.objects.bulk_update(linked, ["user", "claim_code", "public_short_name"], batch_size=BATCH)
+        changes = {player.pk: {"account": ["", player.user.username]} for player in linked}
+        link_ids = list(changes)
+        for start in range(0, len(link_ids), BATCH):
+            RegistrationChange.objects.bulk_create(
+                [
+                    RegistrationChange(
+                        registration_id=registration_id,
+                        user=None,
+                        action="link",
+                        changes=changes[player_id],
+                        note="verified email",
+                    )
+                    for registration_id, player_id in Registration.objects.filter(
+                        player_id__in=link_ids[start : start + BATCH]
+                    ).values_list("pk", "player_id")
+                ],
+                batch_size=BATCH,
+            )
+    return linked
+
+
+def _verified_owners(emails: list[str]) -> dict[str, object]:
+    """The account that verified each address (as ``verified_user_for_email``), by the address casefolded."""
+    from tournaments.services.registration import BATCH
+
+    wanted = sorted({email.lower() for email in emails})
+    found: dict[str, object] = {}
+    for start in range(0, len(wanted), BATCH):
+        addresses = (
+            EmailAddress.objects.annotate(email_lower=Lower("email"))
+            .filter(email_lower__in=wanted[start : start + BATCH], verified=True)
+            .select_related("user")
+            .order_by("pk")
+        )
+        for address in addresses:
+            found.setdefault(address.email.casefold(), address.user)
+    return found
 
 
 def prefers_short_name(user) -> bool:

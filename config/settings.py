@@ -7,6 +7,7 @@ configuration: SQLite under ``var/``, local-memory cache, Celery in eager mode.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -24,6 +25,16 @@ def envint(name: str, default: str) -> int:
 
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+
+
+def envrate(name: str, default: str) -> str:
+    """A rate limit: a count, "/", a period (s, m, h, d, optionally with a multiple: "10/5m")."""
+    value = os.getenv(name, default).strip()
+    if not re.fullmatch(r"[1-9]\d*/\d*[smhd]", value):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f'{name} must look like "60/m" or "10/5m", not {value!r}.')
+    return value
 
 
 DEBUG = envbool("DEBUG", "True")
@@ -187,6 +198,26 @@ LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "accounts:my_events"
 LOGOUT_REDIRECT_URL = "tournaments:event_list"
 
+# Rate limits (config/ratelimits.py, django-ratelimit): counters in the cache above, per client IP for
+# anonymous visitors and per account once logged in; the events' staff are never limited. A rate is
+# "count/period" (s, m, h, d; "10/5m" is ten every five minutes). Over it: 429 with Retry-After.
+RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", "True")
+RATELIMIT_REGISTER = envrate("RATELIMIT_REGISTER", "10/m")
+RATELIMIT_SEARCH = envrate("RATELIMIT_SEARCH", "60/m")
+RATELIMIT_API = envrate("RATELIMIT_API", "120/m")
+RATELIMIT_SIGNUP = envrate("RATELIMIT_SIGNUP", "20/m")
+# With the cache unreachable a limit lets requests through (config.cache fails open too).
+RATELIMIT_FAIL_OPEN = True
+RATELIMIT_USE_CACHE = "default"
+# django_ratelimit is not in INSTALLED_APPS: the decorator needs no app, and its system checks judge cache
+# backends by name only (the local-memory cache of development is an "error", config.cache's fail-open
+# Redis cache "not supported").
+# How many reverse proxies stand in front of the app. 0 (the default): the client is REMOTE_ADDR and
+# X-Forwarded-For is ignored (anyone can write it). N: the client is the Nth address from the right of
+# X-Forwarded-For, the one our outermost proxy appended. allauth's log-in and sign-up limits read it too.
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+
 # Accounts (django-allauth): sign-up with a verified email, log in with email or user name.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
@@ -206,7 +237,7 @@ ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/5m/key",
-    "signup": "20/m/ip",
+    "signup": f"{RATELIMIT_SIGNUP}/ip",
     "reset_password": "20/m/ip,5/m/key",
     "reset_password_from_key": "20/m/ip",
     "confirm_email": "1/3m/key",

@@ -9,3 +9,6 @@ urlpatterns = [
     path("me/", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# Over a rate limit (django-allauth's log-in and sign-up limits call it too): 429 with Retry-After.
+handler429 = "config.ratelimits.handler429"

@@ -6,6 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
+from config.ratelimits import limit_search
+
 from . import search as rulings_search
 from . import selectors
 from .forms import ALL_GAMES, SearchForm
@@ -13,6 +15,7 @@ from .models import Card, Document, Game
 from .tables import CardTable, DocumentTable
 
 
+@limit_search
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     """The search page; answers the topbar's ``/rulings/?q=...`` and, for htmx, returns the results only.

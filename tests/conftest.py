@@ -181,3 +181,10 @@ def _fresh_cache() -> Iterator[None]:
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings) -> None:
+    """The site's rate limits (config/ratelimits.py) are off: tests post and search far faster than people.
+    tests/test_rate_limits.py turns them on. django-allauth's own limits stay on, as before."""
+    settings.RATELIMIT_ENABLE = False

@@ -18,6 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from config.ratelimits import limit_self_registration
+
 from . import services
 from .errors import ActionError
 from .forms import GuestRegistrationForm, SelfRegistrationForm
@@ -106,6 +108,7 @@ def _page_again(request: HttpRequest, event: Event, form) -> HttpResponse:
     return event_page(request, event, entry_form=form, status=400)
 
 
+@limit_self_registration
 def self_register(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     if request.method != "POST":

@@ -19,6 +19,8 @@ from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from config.ratelimits import limit_api
+
 from . import page_cache, public_etags, public_pairings, selectors, selectors_table
 from .http import export_format, posted_id
 from .http_cache import public_page
@@ -274,12 +276,14 @@ def _round_json(round: Round, tables: list[selectors.TableView] | None = None) -
     return data
 
 
+@limit_api
 @require_safe
 @public_page(public_etags.api_events)
 def api_events(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"events": [_event_json(e) for e in Event.objects.order_by("-date", "name")]})
 
 
+@limit_api
 @require_safe
 @public_page(public_etags.api_event)
 def api_event(request: HttpRequest, slug: str) -> HttpResponse:
@@ -315,6 +319,7 @@ def _json(data: dict) -> str:
     return json.dumps(data, cls=DjangoJSONEncoder)
 
 
+@limit_api
 @require_safe
 @public_page(public_etags.api_round)
 def api_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -329,6 +334,7 @@ def api_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return HttpResponse(payload, content_type="application/json")
 
 
+@limit_api
 @require_safe
 @public_page(public_etags.api_standings)
 def api_standings(request: HttpRequest, slug: str) -> HttpResponse:

@@ -147,6 +147,7 @@ class Stack:
         gunicorn_workers: int = 2,
         access_log: bool = True,
         log=None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.base = Path(tempfile.mkdtemp(prefix="dcdb-stack-"))
         self.base.chmod(0o755)  # nginx's workers (another user, as root) read static files and PDFs here
@@ -156,6 +157,7 @@ class Stack:
         self.use_nginx = bool(self.nginx_path) if nginx is None else nginx
         self.gunicorn_workers = gunicorn_workers
         self.access_log = access_log
+        self.env_overrides = dict(env or {})  # settings a caller changes (e.g. a load test's rate limits)
         self.log = log or (lambda message: None)
         self.processes: dict[str, subprocess.Popen] = {}
         self.cluster: Cluster | None = None
@@ -250,7 +252,8 @@ class Stack:
             # No proxy to send the files: the app sends them (README: set it only behind nginx).
             local["MEDIA_ACCEL_REDIRECT"] = ""
             local["SECURE_SSL_REDIRECT"] = "false"  # gunicorn over plain HTTP on loopback
-        self.env = {**readme, **local}
+            local["TRUSTED_PROXY_COUNT"] = "0"  # no proxy adds X-Forwarded-For
+        self.env = {**readme, **local, **self.env_overrides}
         self.env_file.write_text("".join(f"{k}={shlex.quote(v)}\n" for k, v in self.env.items()))
 
     def process_env(self, extra: dict[str, str] | None = None) -> dict[str, str]:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from ..errors import ActionError
-from ..models import Event, EventStaff, Player, Registration
+from ..models import Event, EventStaff, Player, Registration, sort_name_for
 from ..roster import Roster, name_key, parse_roster
 
 
@@ -167,9 +168,17 @@ def roster_preview(*, event: Event, text: str) -> Roster:
 
 
 def roster_import(*, event: Event, text: str) -> list[Registration]:
-    """Import every row or none: the list is checked again inside the transaction."""
+    """Import every row or none: the list is checked again inside the transaction.
+
+    A fixed number of queries whatever the length of the list (a 10,000-row CSV answers well within
+    gunicorn's timeout): the players an email already names are read at once, the new players and the
+    registrations are inserted in batches, and the records whose email an account verified are linked to
+    it as ``registration_add`` does one at a time (``accounts.services.players_link_verified_owners``)."""
     _check_can_register(event)
     with transaction.atomic():
+        # One import or waitlist change at a time per event: two organizers sending the same list at
+        # once get the second told that the players are already registered.
+        Event.objects.select_for_update().filter(pk=event.pk).first()
         roster = roster_preview(event=event, text=text)
         if not roster.ok:
             bad = len(roster.bad_rows) + len(roster.errors)
@@ -177,15 +186,51 @@ def roster_import(*, event: Event, text: str) -> list[Registration]:
                 f"Nothing was imported: {bad} problem(s) in the list. Fix them and preview again."
             )
         joined = next_round_number(event)
-        created = []
+        known = _players_by_email([row.email for row in roster.rows if row.email])
+        players = []
         for row in roster.rows:
-            player = _player_for(name=row.name, email=row.email)
-            registration = Registration.objects.create(
-                event=event, player=player, notes=row.notes, joined_round=joined
+            # The same email is the same person (the first record made with it); else a new player.
+            player = known.get(row.email.casefold()) if row.email else None
+            players.append(
+                player or Player(name=row.name, sort_name=sort_name_for(row.name), email=row.email)
             )
-            registration.player = _link_verified_owner(player)
-            created.append(registration)
-    return created
+        Player.objects.bulk_create([p for p in players if p.pk is None], batch_size=BATCH)
+        registrations = [
+            Registration(event=event, player=player, notes=row.notes, joined_round=joined)
+            for row, player in zip(roster.rows, players, strict=True)
+        ]
+        try:
+            with transaction.atomic():
+                Registration.objects.bulk_create(registrations, batch_size=BATCH)
+        except IntegrityError as exc:
+            raise ActionError(
+                "Nothing was imported: a player in the list was registered for this event meanwhile. "
+                "Preview again."
+            ) from exc
+        from accounts.services import players_link_verified_owners
+
+        linked = {p.pk: p for p in players_link_verified_owners(players=players)}
+        for registration in registrations:
+            registration.player = linked.get(registration.player_id, registration.player)
+    return registrations
+
+
+# Rows per INSERT or IN (...) list: well under SQLite's limit of host parameters in one statement.
+BATCH = 500
+
+
+def _players_by_email(emails: list[str]) -> dict[str, Player]:
+    """The player record each address already names (the oldest one, as ``_player_for`` picks), by the
+    address casefolded."""
+    wanted = sorted({email.lower() for email in emails})
+    found: dict[str, Player] = {}
+    for start in range(0, len(wanted), BATCH):
+        chunk = wanted[start : start + BATCH]
+        for player in (
+            Player.objects.annotate(email_lower=Lower("email")).filter(email_lower__in=chunk).order_by("pk")
+        ):
+            found.setdefault(player.email.casefold(), player)
+    return found
 
 
 def registration_set_checked_in(*, registration: Registration, checked_in: bool) -> Registration:
