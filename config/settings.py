@@ -202,9 +202,12 @@ LOGOUT_REDIRECT_URL = "tournaments:event_list"
 # anonymous visitors and per account once logged in; the events' staff are never limited. A rate is
 # "count/period" (s, m, h, d; "10/5m" is ten every five minutes). Over it: 429 with Retry-After.
 RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", "True")
-RATELIMIT_REGISTER = envrate("RATELIMIT_REGISTER", "10/m")
-RATELIMIT_SEARCH = envrate("RATELIMIT_SEARCH", "60/m")
-RATELIMIT_API = envrate("RATELIMIT_API", "120/m")
+RATELIMIT_REGISTER = envrate("RATELIMIT_REGISTER", "30/m")
+# Anonymous visitors are counted by address, and a venue's phones often share one (its Wi-Fi's NAT); the
+# search box searches as you type (a search is several requests). Generous enough for a room of players,
+# low enough that one client cannot keep a worker busy.
+RATELIMIT_SEARCH = envrate("RATELIMIT_SEARCH", "300/m")
+RATELIMIT_API = envrate("RATELIMIT_API", "300/m")
 RATELIMIT_SIGNUP = envrate("RATELIMIT_SIGNUP", "20/m")
 # With the cache unreachable a limit lets requests through (config.cache fails open too).
 RATELIMIT_FAIL_OPEN = True
