@@ -83,6 +83,8 @@ MIDDLEWARE = [
     # Cache-Control for the public pages and the API, decided after the session, CSRF and message
     # middleware below have set (or not) their cookies.
     "tournaments.http_cache.PublicCacheMiddleware",
+    # A public page's version keys, asked for by its ETag and by the page, are worked out once a request.
+    "tournaments.request_memo.RequestMemoMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "tournaments.http.StripNulFromQueryMiddleware",

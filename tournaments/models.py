@@ -69,14 +69,24 @@ class Player(models.Model):
     @property
     def public_name(self) -> str:
         """The name public pages show: the full name, or first name and initial if the player chose so."""
-        return short_name_for(self.name) if self.public_short_name else self.name
+        return public_name_for(self.name, short=self.public_short_name)
 
     @property
     def public_sort_name(self) -> str:
         """How public lists sorted by last name show the player: "Archer, Ann", or "A., Ann"."""
-        if self.public_short_name:
-            return sort_name_for(short_name_for(self.name))
-        return self.sort_name or self.name
+        return public_sort_name_for(self.name, self.sort_name, short=self.public_short_name)
+
+
+def public_name_for(name: str, *, short: bool) -> str:
+    """``Player.public_name`` from a row's values (lists built without model instances)."""
+    return short_name_for(name) if short else name
+
+
+def public_sort_name_for(name: str, sort_name: str, *, short: bool) -> str:
+    """``Player.public_sort_name`` from a row's values."""
+    if short:
+        return sort_name_for(short_name_for(name))
+    return sort_name or name
 
 
 def short_name_for(name: str) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 
-from . import swiss
+from . import request_memo, swiss
 from .models import Event, Registration, ResultChange, Round, Seat, Table
 
 # The engine knows players as strings; the app passes registration ids.
@@ -135,7 +135,11 @@ def names_digest(names) -> str:
 
 def standings_key(event: Event) -> str:
     """A key that changes whenever the standings, or the names they show, may change; pages cache what
-    they render under it. One query."""
+    they render under it. One query, once per reading request (its ETag and the page both ask)."""
+    return request_memo.memoized(("standings_key", event.pk), lambda: _standings_version(event))
+
+
+def _standings_version(event: Event) -> str:
     rows = list(
         event.registrations.values_list(
             "pk", "checked_in", "dropped_at", "disqualified", "player__name", "player__public_short_name"

@@ -132,7 +132,7 @@ def test_the_pairings_page_serves_the_previous_tables_without_validators_while_o
     url = reverse("tournaments:pairings", args=[event.slug, 1])
     assert "result in" not in client.get(url).content.decode()
     play_table(Table.objects.filter(round=round).order_by("number").first(), random.Random(1))
-    _, lock, _ = page_cache._keys(f"pairings-data:{round.pk}", public_pairings.pairings_key(round))
+    _, lock, _ = page_cache._keys(public_pairings.data_cache_name(round), public_pairings.pairings_key(round))
     cache.add(lock, 1, 30)
 
     during = client.get(url)
