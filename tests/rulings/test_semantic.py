@@ -372,12 +372,14 @@ def test_the_search_ranks_by_meaning_once_the_import_built_the_index(invented, t
     assert after.not_found and after.closest[0].number == "9.030"
 
 
-def test_fusion_prefers_entries_both_rankings_found_and_says_which_only_meaning_found():
-    from rulings.search import _fused
+def test_the_blend_leads_with_meaning_breaks_ties_by_words_and_says_which_only_meaning_found():
+    from rulings.search import _blended
 
     by_words = [(10, 5.0), (11, 4.0), (12, 3.0)]
-    by_meaning = {20: 0.6, 12: 0.5, 10: 0.4}
-    fused = _fused(by_words, by_meaning)
-    assert {pk for pk, _, _ in fused[:2]} == {10, 12}  # in both lists
-    assert {pk: how for pk, _, how in fused} == {10: "text", 11: "text", 12: "text", 20: "meaning"}
-    assert [score for _, score, _ in fused] == sorted((score for _, score, _ in fused), reverse=True)
+    by_meaning = {20: 0.80, 12: 0.52, 10: 0.50}
+    covers = {10: 0.5, 11: 0.5, 12: 0.5, 20: 0.0}
+    blended = _blended(by_words, by_meaning, covers)
+    # The model's clear first leads; two close in meaning are ordered by their words.
+    assert [pk for pk, _, _ in blended[:3]] == [20, 10, 12]
+    assert {pk: how for pk, _, how in blended} == {10: "text", 11: "text", 12: "text", 20: "meaning"}
+    assert [score for _, score, _ in blended] == sorted((score for _, score, _ in blended), reverse=True)
