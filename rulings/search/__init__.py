@@ -465,12 +465,10 @@ def warm() -> float:
     a search after a failed warm-up does the same work itself."""
     started = time.perf_counter()
     try:
-        cat = catalogue()
-        cat.vocabulary()
-        encoder = semantic.load()
-        if encoder is not None:
-            semantic.document_vectors([d.document for d in cat.data.values() if d.document.is_current])
-            encoder.encode(["how many turns are left when time is called"])
+        # One search of each kind loads what that kind needs: the compiled documents, the spelling
+        # fixer's word list, the model and the entry vectors.
+        for query in ("9.020", "batmn", "how many turns are left when time is called"):
+            search(query=query)
     except Exception:  # a warm-up must never stop a worker from starting
         logger.exception("the rulings search could not warm up; the first search will do it")
     finally:
