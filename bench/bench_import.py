@@ -24,14 +24,11 @@ import csv
 import io
 import json
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from django_child import child_env, setup
+from django_child import measure_in_child, setup
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_S = 5.0
@@ -235,21 +232,7 @@ def main() -> int:
     if args.measure:
         print(json.dumps(measure(args.measure, rows)))
         return 0
-    workdir = Path(tempfile.mkdtemp(prefix="bench-import-"))
-    try:
-        url = f"sqlite:///{workdir / 'db.sqlite3'}"
-        env = child_env(url)
-        migrate = [sys.executable, "manage.py", "migrate", "--noinput", "--skip-checks", "-v0"]
-        done = subprocess.run(migrate, cwd=ROOT, env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(f"migrate failed:\n{done.stderr[-3000:]}")
-        child = [__file__, "--measure", url, "--rows", str(rows)]
-        done = subprocess.run([sys.executable, *child], cwd=ROOT, env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(f"the measurement failed:\n{done.stderr[-4000:]}")
-        result = json.loads(done.stdout.strip().splitlines()[-1])
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    result = measure_in_child(__file__, "--rows", str(rows))
 
     print(
         f"roster import through the web (SQLite): {result['rows']} rows, {result['bytes'] // 1024} KB CSV, "

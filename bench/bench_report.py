@@ -16,15 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from django_child import child_env, setup
+from django_child import measure_in_child, setup
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUEST_TARGET_MS = 150
@@ -113,21 +110,7 @@ def main() -> int:
     if args.measure:
         print(json.dumps(measure(args.measure, args.players, args.rounds)))
         return 0
-    workdir = Path(tempfile.mkdtemp(prefix="bench-report-"))
-    try:
-        url = f"sqlite:///{workdir / 'db.sqlite3'}"
-        env = child_env(url)
-        migrate = [sys.executable, "manage.py", "migrate", "--noinput", "--skip-checks", "-v0"]
-        done = subprocess.run(migrate, cwd=ROOT, env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(f"migrate failed:\n{done.stderr[-3000:]}")
-        child = [__file__, "--measure", url, "--players", str(args.players), "--rounds", str(args.rounds)]
-        done = subprocess.run([sys.executable, *child], cwd=ROOT, env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(f"the measurement failed:\n{done.stderr[-4000:]}")
-        result = json.loads(done.stdout.strip().splitlines()[-1])
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    result = measure_in_child(__file__, "--players", str(args.players), "--rounds", str(args.rounds))
 
     print(
         f"{result['players']} players, {result['tables']} tables reported and confirmed through the web (SQLite)"

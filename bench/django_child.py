@@ -3,8 +3,12 @@ Django set up in it as production runs (DEBUG off), minus the collectstatic step
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,3 +46,23 @@ def setup(database_url: str, **settings_overrides) -> None:
         },
         **settings_overrides,
     ).enable()
+
+
+def measure_in_child(script: str, *args: str) -> dict:
+    """Run ``script --measure DATABASE_URL *args`` in a child process on a fresh, migrated SQLite database
+    (removed afterwards) and return the JSON its last line prints. Exits with the child's error if one fails."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"bench-{Path(script).stem}-"))
+    try:
+        url = f"sqlite:///{workdir / 'db.sqlite3'}"
+        env = child_env(url)
+        migrate = [sys.executable, "manage.py", "migrate", "--noinput", "--skip-checks", "-v0"]
+        done = subprocess.run(migrate, cwd=ROOT, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"migrate failed:\n{done.stderr[-3000:]}")
+        child = [sys.executable, script, "--measure", url, *args]
+        done = subprocess.run(child, cwd=ROOT, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"the measurement failed:\n{done.stderr[-4000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
