@@ -12,6 +12,7 @@ page's find box filters them as before). Above that the round is split:
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 
@@ -50,8 +51,11 @@ def table_line(number: int, has_result: bool, seats: tuple[SeatLine, ...], swaps
     return TableLine(number, has_result, seats, tuple(swaps), " ".join(normalized(s.name) for s in seats))
 
 
+@functools.lru_cache(maxsize=8192)
 def normalized(text: str) -> str:
-    """As find-table.js compares names: no accents, no case, no apostrophes, dots or hyphens."""
+    """As find-table.js compares names: no accents, no case, no apostrophes, dots or hyphens. Remembered:
+    every result entered rebuilds a round's tables, with the same names (a 2,000-player round spent most of
+    its rebuild here)."""
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     return "".join(c for c in text if c not in "’'`´.-").strip()
