@@ -176,11 +176,23 @@ def _fast_passwords(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    """Each test starts with an empty cache: allauth's rate limits and the page caches live there."""
+    """Each test starts with an empty cache: allauth's rate limits and the page caches live there (and each
+    process's own copies of cached pages)."""
     from django.core.cache import cache
 
+    from tournaments import page_cache, request_memo
+
     cache.clear()
+    page_cache.forget_local()
+    request_memo.forget_shared()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _public_versions_of_the_moment(settings) -> None:
+    """Anonymous requests share version keys for a couple of seconds in production; tests read what they
+    just wrote (tests/tournaments/test_request_memo.py turns the sharing on)."""
+    settings.PUBLIC_VERSION_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -7,12 +7,20 @@ misses the cache and rebuilds the same page: at a 2,000-player event, hundreds o
 local-memory cache and in Redis) and rebuild; the others serve the previous version, kept under a "stale"
 key, until the new one is stored. Only the very first build of a page, with nothing stale to serve, makes
 the others wait (briefly) for it.
+
+Each process also keeps the last version of each value it read or built (``LOCAL_ENTRIES`` of them): a
+2,000-player round's tables are a megabyte that every *find my table* would otherwise fetch from Redis and
+unpickle. A version key names everything a value depends on, so the local copy is used only under the
+very key asked for, and never outlives a change. Cached values are shared between threads: they are
+read, never changed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TypeVar
@@ -27,10 +35,37 @@ LOCK_SECONDS = 30
 FIRST_BUILD_WAIT_SECONDS = 5.0
 WAIT_STEP_SECONDS = 0.05
 TIMEOUT = 3600
+LOCAL_ENTRIES = 64
 
 # Set when this request was answered from a previous version: the HTTP layer must not label that
 # answer with the new version's ETag (a client would keep the old body as if it were the new one).
 served_stale: ContextVar[bool] = ContextVar("served_stale", default=False)
+
+
+_local: OrderedDict[str, tuple[object, str]] = OrderedDict()  # key -> (value, version)
+_local_lock = threading.Lock()
+
+
+def _remembered(key: str) -> tuple | None:
+    with _local_lock:
+        found = _local.get(key)
+        if found is not None:
+            _local.move_to_end(key)
+        return found
+
+
+def _remember(key: str, found: tuple) -> None:
+    with _local_lock:
+        _local[key] = found
+        _local.move_to_end(key)
+        while len(_local) > LOCAL_ENTRIES:
+            _local.popitem(last=False)
+
+
+def forget_local() -> None:
+    """Drop this process's copies (tests that clear the shared cache call it too)."""
+    with _local_lock:
+        _local.clear()
 
 
 def _keys(name: str, version: str) -> tuple[str, str, str]:
@@ -52,14 +87,19 @@ def fetch(name: str, version: str, build: Callable[[], T], *, timeout: int = TIM
     request rebuilds. A page built from this value caches under that version, so that it never stores
     the previous data as the new version's page."""
     key, lock, stale_key = _keys(name, version)
+    found = _remembered(key)
+    if found is not None:
+        return found
     found = cache.get(key)
     if found is not None:
+        _remember(key, found)
         return found
     if cache.add(lock, 1, LOCK_SECONDS):
         return _build(build, version, key, lock, stale_key, timeout)
     stale = cache.get(stale_key)
     if stale is not None:
         served_stale.set(True)
+        _remember(_keys(name, stale[1])[0], stale)  # under its own version: the next asker skips Redis
         return stale
     deadline = time.monotonic() + FIRST_BUILD_WAIT_SECONDS
     while time.monotonic() < deadline:
@@ -89,6 +129,7 @@ def _build(
             served_stale.set(True)
         else:
             cache.set_many({key: (value, version), stale_key: (value, version)}, timeout)
+            _remember(key, (value, version))
         return value, version
     finally:
         if lock is not None:

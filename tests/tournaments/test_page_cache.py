@@ -157,3 +157,44 @@ def test_a_page_built_from_a_stale_inner_part_is_not_stored_as_the_new_version()
     assert page_cache.build_once("html", "2", page) == "page of rows v1"
     cache.delete(lock)
     assert page_cache.build_once("html", "2", page) == "page of rows v2"
+
+
+class CountingCache:
+    """The cache, counting what is read from it."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.gets = inner, 0
+
+    def get(self, key, *args, **kwargs):
+        self.gets += 1
+        return self.inner.get(key, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def test_a_version_this_process_has_read_is_served_without_asking_the_cache(monkeypatch):
+    page_cache.build_once("page-a", "1", Counter("v1"))
+    page_cache.forget_local()  # as another process: it has only the shared cache
+    counting = CountingCache(cache)
+    monkeypatch.setattr(page_cache, "cache", counting)
+    assert page_cache.build_once("page-a", "1", Counter("never")) == "v1"
+    reads = counting.gets
+    assert page_cache.build_once("page-a", "1", Counter("never")) == "v1"
+    assert counting.gets == reads
+
+
+def test_the_copy_a_process_keeps_is_never_served_for_another_version():
+    page_cache.build_once("page-a", "1", Counter("v1"))
+    assert page_cache.build_once("page-a", "2", Counter("v2")) == "v2"
+    assert page_cache.fetch("page-a", "1", Counter("never")) == ("v1", "1")
+
+
+def test_the_previous_version_served_during_a_rebuild_is_kept_under_its_own_version():
+    page_cache.build_once("page-a", "1", Counter("v1"))
+    page_cache.forget_local()
+    cache.add(page_cache._keys("page-a", "2")[1], 1)  # another request is rebuilding version 2
+    assert page_cache.fetch("page-a", "2", Counter("never")) == ("v1", "1")
+    assert page_cache.fetch("page-a", "1", Counter("never")) == ("v1", "1")
+    cache.delete(page_cache._keys("page-a", "2")[1])
+    assert page_cache.fetch("page-a", "2", Counter("v2")) == ("v2", "2")
