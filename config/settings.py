@@ -200,6 +200,12 @@ LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "accounts:my_events"
 LOGOUT_REDIRECT_URL = "tournaments:event_list"
 
+# Public pages for anonymous visitors (tournaments/request_memo.py): the version of the pairings and standings
+# is worked out at most once per this many seconds per process (0: on every request). They are told a page
+# may be 15 s old (Cache-Control); at a large event results arrive several times a second. Logged-in people
+# always see the moment's version.
+PUBLIC_VERSION_SECONDS = float(os.getenv("PUBLIC_VERSION_SECONDS", "2"))
+
 # Rate limits (config/ratelimits.py, django-ratelimit): counters in the cache above, per client IP for
 # anonymous visitors and per account once logged in; the events' staff are never limited. A rate is
 # "count/period" (s, m, h, d; "10/5m" is ten every five minutes). Over it: 429 with Retry-After.
