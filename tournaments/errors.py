@@ -9,3 +9,8 @@ class ActionError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class AlreadyDone(ActionError):
+    """What was asked has already happened since the page was loaded (a second click, another organizer):
+    nothing more is done, and the message says what the page now shows."""

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from . import selectors, selectors_reports
-from .errors import ActionError
+from .errors import ActionError, AlreadyDone
 from .forms_results import OverrideForm, SeatResultForm, initial_for, slip_entries
 from .http import posted_id, posted_version, safe_next
 from .models import Event, Registration, ResultChange, Round, Seat, Table
@@ -164,11 +164,22 @@ def _round_action(request: HttpRequest, event: Event, number: int, action, done:
 @require_POST
 @event_staff_required("run")
 def round_repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    was_published = _round(event, number).published
+    round = _round(event, number)
+    # The draw the page showed: a second click (or another organizer's) finds the round already drawn again.
+    replaces = posted_id(request.POST.get("attempt"))
+    try:
+        rounds.round_repair(round=round, replaces=replaces)
+    except AlreadyDone as exc:
+        messages.info(request, exc.message)
+        return _back(event, number)
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return _back(event, number)
     done = f"Round {number} paired again."
-    if was_published:
+    if round.published:
         done += " It is a draft again: players no longer see it until you publish it."
-    return _round_action(request, event, number, rounds.round_repair, done)
+    messages.success(request, done)
+    return _back(event, number)
 
 
 @require_POST

@@ -14,7 +14,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from .. import selectors, swiss
-from ..errors import ActionError
+from ..errors import ActionError, AlreadyDone
 from ..models import (
     SANCTIONED_MINIMUM_PLAYERS,
     Event,
@@ -182,10 +182,20 @@ def _check_no_results(round: Round) -> None:
         )
 
 
-def round_repair(*, round: Round) -> Round:
-    """Draw the round again (e.g. after a late drop); only before its first result."""
+def round_repair(*, round: Round, replaces: int | None = None) -> Round:
+    """Draw the round again (e.g. after a late drop); only before its first result.
+
+    ``replaces`` is the draw (``Round.attempt``) the organizer was looking at when they asked. If the round
+    has been drawn again since (a button clicked eight times, two organizers at once), nothing is drawn:
+    ``AlreadyDone`` says which draw the round is at. Without it, the round is drawn again as it is now.
+    """
     with transaction.atomic():
         round = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+        if replaces is not None and replaces != round.attempt:
+            raise AlreadyDone(
+                f"{round.label} was already paired again (draw {round.attempt + 1}) after the page you "
+                "clicked on was loaded: it was not drawn once more. Its tables below are the current ones."
+            )
         _check_no_results(round)
         if round.kind != Round.Kind.SWISS:
             raise ActionError("Play-off tables follow the standings; undo the play-off round instead.")
