@@ -387,3 +387,33 @@ def test_a_refused_tie_answer_on_an_impossible_slip_says_what_is_wrong_with_the_
     assert response.status_code == 200
     assert "Two players cannot have left the game at the same moment" in response.content.decode()
     assert not Table.objects.get(pk=table.pk).has_result
+
+
+def test_after_a_swap_each_table_carries_the_engines_flags_for_its_new_seating():
+    """Worked out again by the engine for the new seating: the flags of players the swap did not move stay."""
+    from tournaments import selectors, swiss
+
+    event = running_event(12, played=2)
+    round = Round.objects.get(event=event, number=3)
+    a = Seat.objects.get(round=round, table__number=1, seat=2)
+    b = Seat.objects.get(round=round, table__number=3, seat=4)
+    rounds.seats_swap(round=round, first=a, second=b)
+    played = selectors.played_rounds(event, before=3)
+    for table in Table.objects.filter(round=round, number__in=[1, 3]):
+        seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
+        names = {str(s.registration_id): s.registration.player.name for s in seats}
+        expected = swiss.table_flags([str(s.registration_id) for s in seats], played)
+        stored = [(flag["kind"], flag["text"]) for flag in table.flags[1:]]
+        assert stored == [
+            (f.kind, f"Table {table.number}: " + dataclasses_replace_names(f, names).text) for f in expected
+        ]
+
+
+def dataclasses_replace_names(flag, names):
+    import dataclasses
+
+    return dataclasses.replace(
+        flag,
+        player=names.get(flag.player, flag.player),
+        opponent=names.get(flag.opponent) if flag.opponent else None,
+    )

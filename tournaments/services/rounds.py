@@ -69,15 +69,24 @@ def _check_next_round(event: Event, number: int) -> None:
 
 def _flags_for(table: swiss.PairedTable, names: dict[str, str]) -> list[dict]:
     """The engine's flags with names instead of ids, stored with the table for the staff page."""
+    return _named_flags(table.flags, names)
+
+
+def _named_flags(engine_flags, names: dict[str, str], prefix: str = "") -> list[dict]:
     flags = []
-    for flag in table.flags:
+    for flag in engine_flags:
         named = dataclasses.replace(
             flag,
             player=names.get(flag.player, flag.player),
             opponent=names.get(flag.opponent, flag.opponent) if flag.opponent else None,
         )
         flags.append(
-            {"kind": flag.kind, "player": named.player, "opponent": named.opponent, "text": named.text}
+            {
+                "kind": flag.kind,
+                "player": named.player,
+                "opponent": named.opponent,
+                "text": prefix + named.text,
+            }
         )
     return flags
 
@@ -250,15 +259,6 @@ def round_undo(*, round: Round) -> None:
             event.save(update_fields=["status"])
 
 
-def _met_before(event: Event, number: int) -> dict[str, set[str]]:
-    met: dict[str, set[str]] = {}
-    for tables in selectors.played_rounds(event, before=number):
-        for table in tables:
-            for p in table.players:
-                met.setdefault(p, set()).update(q for q in table.players if q != p)
-    return met
-
-
 def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[str]:
     """Swap two players' seats. Returns warnings (repeat opponents, points gaps) for the page to show."""
     with transaction.atomic():
@@ -274,24 +274,27 @@ def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[st
         Seat.objects.filter(pk=b.pk).update(table_id=a_table, seat=a_seat)
         Seat.objects.filter(pk=a.pk).update(seat=b_seat)
         if round.kind == Round.Kind.SWISS:
-            by_table = _swap_warnings(round, [a_table, b_table])
+            by_table = _swap_flags(round, [a_table, b_table])
         else:
             # Play-off players differ in points and may have met: what matters is the seating 9.090-9.101
             # prescribes from the Swiss standings, which a swap departs from.
             by_table = {a_table: [], b_table: []}
             by_table[a_table].append(
-                f"{round.label} seating follows the Swiss standings (9.090-9.101); "
-                f"{a.registration.player.name} and {b.registration.player.name} now sit where it did not put them."
+                {
+                    "kind": "swap_warning",
+                    "player": "",
+                    "opponent": None,
+                    "text": f"{round.label} seating follows the Swiss standings (9.090-9.101); "
+                    f"{a.registration.player.name} and {b.registration.player.name} now sit where it did "
+                    "not put them.",
+                }
             )
-        warnings = [text for texts in by_table.values() for text in texts]
+        warnings = [flag["text"] for flags in by_table.values() for flag in flags]
         moved = f"{a.registration.player.name} and {b.registration.player.name} swapped by staff"
         for table_id in {a_table, b_table}:
-            # The engine's notes described the old seating; the table now shows what is true of the new one.
-            flags = [{"kind": "swapped", "player": "", "opponent": None, "text": moved}]
-            flags += [
-                {"kind": "swap_warning", "player": "", "opponent": None, "text": t}
-                for t in by_table[table_id]
-            ]
+            # The engine's flags, worked out again for the new seating: what is still true of the players
+            # who stayed is kept, what the swap changed is said.
+            flags = [{"kind": "swapped", "player": "", "opponent": None, "text": moved}, *by_table[table_id]]
             Table.objects.filter(pk=table_id).update(version=F("version") + 1, flags=flags)
         ResultChange.objects.create(
             table_id=a_table,
@@ -306,27 +309,17 @@ def seats_swap(*, round: Round, first: Seat, second: Seat, user=None) -> list[st
     return warnings
 
 
-def _swap_warnings(round: Round, table_ids: list[int]) -> dict[int, list[str]]:
-    """Per table: players who met before, and a points gap, after a swap."""
-    met = _met_before(round.event, round.number)
-    standings = {line.registration.pk: line.points for line in selectors.event_standings(round.event)}
-    warnings: dict[int, list[str]] = {table_id: [] for table_id in table_ids}
+def _swap_flags(round: Round, table_ids: list[int]) -> dict[int, list[dict]]:
+    """Per table, the engine's flags for its seating now (``swiss.table_flags``: repeat opponents,
+    pull-downs, a second 3-player table), each prefixed with the table's number for the page's warnings."""
+    played = selectors.played_rounds(round.event, before=round.number)
+    flags: dict[int, list[dict]] = {}
     for table in Table.objects.filter(pk__in=set(table_ids)).order_by("number"):
-        seats = list(Seat.objects.filter(table=table).select_related("registration__player"))
-        ids = [str(s.registration_id) for s in seats]
-        for i, p in enumerate(ids):
-            for q in ids[i + 1 :]:
-                if q in met.get(p, set()):
-                    names = [s.registration.player.name for s in seats if str(s.registration_id) in (p, q)]
-                    warnings[table.pk].append(
-                        f"Table {table.number}: {' and '.join(names)} have played each other before."
-                    )
-        points = [standings.get(s.registration_id, 0.0) for s in seats]
-        if points and max(points) - min(points) > 0:
-            warnings[table.pk].append(
-                f"Table {table.number}: points range from {min(points):g} to {max(points):g} (a pull-down)."
-            )
-    return warnings
+        seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("seat"))
+        names = {str(s.registration_id): s.registration.player.name for s in seats}
+        engine = swiss.table_flags([str(s.registration_id) for s in seats], played)
+        flags[table.pk] = _named_flags(engine, names, prefix=f"Table {table.number}: ")
+    return flags
 
 
 def round_close(*, round: Round) -> Round:

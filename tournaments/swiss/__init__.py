@@ -23,6 +23,8 @@ Pairing
         ``turn_order``: "random" | "balanced". Same input, same output. Flags: Flag(kind, player,
         points, opponent, count) with ``.text``; kinds pulled_down, pulled_up, repeat_opponent,
         three_player_table_again, five_player_table.
+    table_flags(players, rounds=()) -> tuple[Flag, ...]
+        The same flags for any table of ``players`` (turn order) after ``rounds``: a swap made by hand.
 
 One game (the one home of a game's rules: 12.050-12.100, 9.040, outright wins, play-off places)
     game_result(slip: Slip, *, scoring=CLASSIC) -> GameResult
@@ -59,7 +61,7 @@ from __future__ import annotations
 from .errors import FivePlayerError, SwissError
 from .game import QUESTION, GameResult, Placement, Seat, Slip, SlipError, TieAnswerError, game_result
 from .history import PlayedTable
-from .pairing import Flag, PairedTable, Pairing, pair_round
+from .pairing import Flag, PairedTable, Pairing, pair_round, table_flags
 from .playoffs import Playoffs, PlayoffTable, final_ranking, final_table, playoff_tables
 from .rounds import RoundCount, swiss_rounds, table_sizes
 from .scoring import CLASSIC, PRESETS, ScoringProfile, scoring_profile
@@ -97,5 +99,6 @@ __all__ = [
     "seeded_draw",
     "standings",
     "swiss_rounds",
+    "table_flags",
     "table_sizes",
 ]

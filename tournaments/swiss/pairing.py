@@ -305,6 +305,17 @@ def _turn_order(members: list[str], seats: dict[str, list[int]], mode: str, rng:
     return best
 
 
+def table_flags(players: Sequence[str], rounds: Sequence[Sequence[PlayedTable]] = ()) -> tuple[Flag, ...]:
+    """Why a table of these players (in turn order) looks the way it does after the finished ``rounds``:
+    pulled down or up, repeat opponents, a second 3-player table, a 5-player table. The engine flags the
+    tables it draws with this; a seating changed by hand (a swap) is flagged by it again, the same way."""
+    recs = records(rounds)
+    points = {p: recs[p].points if p in recs else 0.0 for p in players}
+    met = {p: recs[p].opponents for p in players if p in recs}
+    threes = {p: recs[p].three_player_tables for p in players if p in recs}
+    return tuple(_table_flags(list(players), points, met, threes))
+
+
 def _table_flags(
     members: list[str], points: dict[str, float], met: dict[str, dict[str, int]], threes: dict[str, int]
 ) -> list[Flag]:
