@@ -102,11 +102,16 @@ class EventForm(forms.ModelForm):
             self.fields[f"tiebreaker_{i}"].initial = name
         if self.instance.scoring:
             self.fields["scoring_text"].initial = _format_scoring(self.instance.scoring)
+        # Left out of a post (an older page, a script): the event keeps its policy.
+        self.fields["pairing_policy"].required = False
         if self.instance.pk and self.instance.status != Event.Status.REGISTRATION:
             # Games already scored with these points: changing them now would mix two scales.
-            for name in ("scoring_text", "tiebreaker_1", "tiebreaker_2", "tiebreaker_3"):
+            for name in ("scoring_text", "tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "pairing_policy"):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = "Locked once the event has started."
+
+    def clean_pairing_policy(self) -> str:
+        return self.cleaned_data.get("pairing_policy") or self.instance.pairing_policy
 
     def clean_scoring_text(self) -> dict:
         text = self.cleaned_data["scoring_text"].strip()
@@ -199,6 +204,7 @@ class EventForm(forms.ModelForm):
             "sanctioned",
             "round_minutes",
             "turn_order",
+            "pairing_policy",
             "allow_five_table",
             "paper_size",
             "publish_penalties",
@@ -208,8 +214,12 @@ class EventForm(forms.ModelForm):
             "player_cap",
             "registration_deadline",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
-        labels = {"allow_five_table": "Allow a 5-player table"}
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}), "pairing_policy": forms.RadioSelect}
+        labels = {"allow_five_table": "Allow a 5-player table", "pairing_policy": "Pairing"}
+        help_texts = {
+            "pairing_policy": "Both keep 3-player tables at the bottom. In simulated events new opponents "
+            "first finds the strongest players at least as often as standings first (README, Pairing)."
+        }
 
     def clean_confirm_minutes(self) -> int:
         minutes = self.cleaned_data["confirm_minutes"]

@@ -108,6 +108,18 @@ class Event(models.Model):
         RANDOM = "random", "Random (drawn by the app, printed on the slip)"
         BALANCED = "balanced", "Balanced (evens out who goes first)"
 
+    class PairingPolicy(models.TextChoices):
+        NEW_OPPONENTS = (
+            "new_opponents",
+            "New opponents first: nobody meets the same player twice while it can be avoided; then equal "
+            "points sit together.",
+        )
+        STANDINGS_FIRST = (
+            "standings_first",
+            "Standings first: equal points sit together, top tables first; repeat opponents only as few "
+            "as that allows, at the lowest tables.",
+        )
+
     class PaperSize(models.TextChoices):
         A4 = "A4", "A4"
         LETTER = "Letter", "Letter"
@@ -141,6 +153,9 @@ class Event(models.Model):
         help_text="Players cannot register themselves after this. Empty: until the start.",
     )
     turn_order = models.CharField(max_length=10, choices=TurnOrder.choices, default=TurnOrder.RANDOM)
+    pairing_policy = models.CharField(
+        max_length=20, choices=PairingPolicy.choices, default=PairingPolicy.NEW_OPPONENTS
+    )
     allow_five_table = models.BooleanField(
         default=False, help_text="Seat five active players at one 5-player table instead of refusing to pair."
     )

@@ -85,3 +85,23 @@ def test_five_players_get_one_table_only_when_allowed():
 def test_a_table_of_two_in_the_history_is_refused():
     with pytest.raises(SwissError, match="3 to 5"):
         pair_round(names(8), [[PlayedTable(("p000", "p001"), {"p000": 5, "p001": 3})]], seed=1)
+
+
+def test_standings_first_seats_equal_points_together_where_new_opponents_first_would_not():
+    players, rounds = play(names(16), 3, seed=4)
+    standings_first = pair_round(players, rounds, seed=1, policy="standings_first")
+    new_opponents = pair_round(players, rounds, seed=1)
+
+    def spread(pairing):
+        points = {p: sum(t.points[p] for r in rounds for t in r if p in t.points) for p in players}
+        return sum(
+            max(points[p] for p in t.players) - min(points[p] for p in t.players) for t in pairing.tables
+        )
+
+    assert spread(standings_first) < spread(new_opponents)
+    assert new_opponents.repeat_pairs == 0
+
+
+def test_an_unknown_policy_is_refused():
+    with pytest.raises(SwissError, match="pairing policy must be one of"):
+        pair_round(names(8), seed=1, policy="by-vibes")

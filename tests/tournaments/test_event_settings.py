@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_event, make_user
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.errors import ActionError
 from tournaments.models import Event
 
@@ -97,3 +97,71 @@ def test_points_cannot_change_once_the_event_has_started():
 
     event.refresh_from_db()
     assert (event.scoring, event.settings_version) == ({}, 0)
+
+
+def test_an_organizer_chooses_standings_first_pairing(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    page = organizer_client.get(edit_url(event)).content.decode()
+    assert "New opponents first: nobody meets the same player twice" in page
+    assert "Standings first: equal points sit together" in page
+    organizer_client.post(edit_url(event), settings_data(event, pairing_policy="standings_first"))
+    event.refresh_from_db()
+    assert event.pairing_policy == "standings_first"
+
+
+def test_a_post_without_the_pairing_choice_keeps_the_events(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    Event.objects.filter(pk=event.pk).update(pairing_policy="standings_first")
+    event.refresh_from_db()
+    organizer_client.post(edit_url(event), settings_data(event, round_minutes=50))
+    event.refresh_from_db()
+    assert (event.round_minutes, event.pairing_policy) == (50, "standings_first")
+
+
+def test_an_unknown_pairing_choice_is_a_field_error(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    response = organizer_client.post(edit_url(event), settings_data(event, pairing_policy="by-vibes"))
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    event.refresh_from_db()
+    assert event.pairing_policy == "new_opponents"
+
+
+def test_the_pairing_choice_is_locked_once_the_event_starts(organizer_client):
+    from tests.factories import make_players
+    from tournaments.services import rounds
+
+    event = make_event(organizer=organizer_client.user)
+    make_players(event, 8)
+    event = rounds.event_start(event=event)
+    organizer_client.post(edit_url(event), settings_data(event, pairing_policy="standings_first"))
+    event.refresh_from_db()
+    assert event.pairing_policy == "new_opponents"
+    assert "Locked once the event has started." in organizer_client.get(edit_url(event)).content.decode()
+
+
+def test_a_standings_first_event_is_paired_that_way():
+    import random
+
+    from tests.factories import make_players
+    from tests.tournaments.flow import play_round
+    from tournaments.models import Seat
+    from tournaments.services import rounds
+
+    event = make_event(organizer=make_user())
+    make_players(event, 16)
+    Event.objects.filter(pk=event.pk).update(pairing_policy="standings_first")
+    event = rounds.event_start(event=Event.objects.get(pk=event.pk))
+    rng = random.Random(3)
+    for number in (1, 2, 3):
+        play_round(rounds.round_pair(event=event, number=number, publish=True), rng)
+    fourth = rounds.round_pair(event=event, number=4, publish=True)
+    points = {line.registration.pk: line.points for line in selectors.event_standings(event)}
+    by_table: dict[int, list[float]] = {}
+    for seat in Seat.objects.filter(round=fourth):
+        by_table.setdefault(seat.table_id, []).append(points[seat.registration_id])
+    ordered = sorted(points.values(), reverse=True)
+    # A top-down fill: each table holds the next four of the standings' points.
+    assert sorted(sorted(v, reverse=True) for v in by_table.values()) == sorted(
+        ordered[i : i + 4] for i in range(0, 16, 4)
+    )

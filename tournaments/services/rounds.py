@@ -118,6 +118,7 @@ def _pair_swiss(event: Event, number: int, attempt: int) -> list[tuple[int, tupl
             seed=f"{event.seed}:{attempt}" if attempt else event.seed,
             round_number=number,
             turn_order=event.turn_order,
+            policy=event.pairing_policy,
             allow_five=event.allow_five_table,
             swiss_rounds=event.swiss_rounds,
         )

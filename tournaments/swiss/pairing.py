@@ -37,6 +37,10 @@ from .rounds import swiss_rounds as count_rounds
 from .rounds import table_sizes
 
 TURN_ORDERS = ("random", "balanced")
+# "new_opponents" (the default, DECISIONS.md "Pairing policy"): no repeat opponents first, then equal points
+# together. "standings_first": equal points together first (a top-down fill in standings order), then as
+# few repeats as that allows, each one pushed to the lowest table that can take it.
+POLICIES = ("new_opponents", "standings_first")
 
 # Weights, in points² (the unit of the points cost). A previous 3-player table costs more than being
 # seated one point out of the bottom group, so fairness wins over an exact bottom line where they clash.
@@ -49,6 +53,9 @@ _EXACT_LIMIT = 48  # up to this many players every player is a swap partner
 _PLAN_LIMIT = 40  # up to this many players the remaining rounds are planned together
 _SPREAD_WEIGHT = 4.0  # points² per point between the highest and lowest points at a table
 _POINTS_STEPS = 100  # annealing steps per player spent on points once repeats are settled
+# Standings first: points cost in units larger than any change of repeat cost one swap can make.
+_STANDINGS_POINTS_WEIGHT = 1e6
+_STANDINGS_STEPS = 60  # annealing steps per player spent on repeats within the points groups
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,15 @@ def _number(value: float | None) -> str:
 class _Search:
     """The swap search over table slots. Players are ints 0..n-1 in standings order."""
 
-    def __init__(self, pts: list[float], met: list[dict[int, int]], threes: list[int], sizes: list[int], rng):
+    def __init__(
+        self,
+        pts: list[float],
+        met: list[dict[int, int]],
+        threes: list[int],
+        sizes: list[int],
+        rng,
+        standings_first: bool = False,
+    ):
         self.pts, self.met, self.sizes, self.rng = pts, met, sizes, rng
         n = len(pts)
         spread = (max(pts) - min(pts)) if pts else 0.0
@@ -110,6 +125,11 @@ class _Search:
         self.repeat_weight = (
             1000.0 + 4 * spread * spread + 8 * _FAIRNESS_WEIGHT * (max(threes, default=0) + 1)
         )
+        # Standings first turns the order round: points (and the bottom line) weigh more than any repeats,
+        # and a repeat costs more the higher its table sits, so it goes to the lowest table that can take it.
+        self.standings_first = standings_first
+        self.points_weight = _STANDINGS_POINTS_WEIGHT if standings_first else 1.0
+        self.top_points = max(pts, default=0.0)
         three_seats = 3 * sizes.count(3)
         bottom = pts[n - three_seats] if three_seats else None
         zero = [0.0] * n
@@ -184,10 +204,11 @@ class _Search:
                     # elsewhere: repeats are spread over pairs rather than piled on one.
                     heavy += times * times
         spread = high - low
-        return (
-            self.repeat_weight * heavy + s2 - s * s / len(members) + _SPREAD_WEIGHT * spread + more,
-            rep,
-        )
+        points = s2 - s * s / len(members) + _SPREAD_WEIGHT * spread + more
+        if self.standings_first:
+            level = 1.0 + (s / len(members)) / (self.top_points + 1.0)  # 1 at the bottom, nearly 2 at the top
+            return self.points_weight * points + heavy * level, rep
+        return self.repeat_weight * heavy + points, rep
 
     def energy(self) -> float:
         return sum(self.cost)
@@ -353,6 +374,7 @@ def pair_round(
     turn_order: str = "random",
     allow_five: bool = False,
     swiss_rounds: int | None = None,
+    policy: str = "new_opponents",
 ) -> Pairing:
     """Tables for the next Swiss round.
 
@@ -369,6 +391,8 @@ def pair_round(
         raise SwissError("players are identified by non-empty strings.")
     if turn_order not in TURN_ORDERS:
         raise SwissError(f"turn order must be one of {', '.join(TURN_ORDERS)}, not '{turn_order}'.")
+    if policy not in POLICIES:
+        raise SwissError(f"pairing policy must be one of {', '.join(POLICIES)}, not '{policy}'.")
     validate_rounds(rounds)
     number = len(rounds) + 1 if round_number is None else round_number
     sizes = table_sizes(len(active), allow_five=allow_five)
@@ -382,51 +406,61 @@ def pair_round(
     ]
     threes = [recs[p].three_player_tables if p in recs else 0 for p in order]
 
-    search = _Search([points[p] for p in order], met, threes, sizes, rng)
+    standings_first = policy == "standings_first"
+    search = _Search([points[p] for p in order], met, threes, sizes, rng, standings_first=standings_first)
     everyone = len(order) <= _EXACT_LIMIT
-    if rounds:
-        search.greedy_fill()
-    search.descend(search.troubled(), everyone)
-    if rounds and _POINTS_STEPS and not search.total_repeats:
-        # Repeats settled: spend a fixed budget on points (and the bottom line), never adding a repeat.
+    if standings_first:
+        # From the top-down fill in standings order (the search's first tables), swaps that keep the points
+        # groups as they are and move repeats apart or down. No look-ahead: the points groups decide.
         n = len(order)
-        search.anneal(_POINTS_STEPS * min(n, 64), hot=2.0, cold=0.05, everyone=False)
-        search.descend(list(range(n)) if n <= 128 else search.troubled(), everyone)
-    if swiss_rounds is None:
-        entrants = len(set(recs) | set(active))
-        swiss_rounds = count_rounds(entrants, sanctioned=False).rounds if entrants >= 6 else number
-    plan_rounds = max(1, swiss_rounds - number + 1)
-    if len(order) <= _PLAN_LIMIT and (plan_rounds > 1 or search.total_repeats):
-        n = len(order)
-        history = [[0] * n for _ in range(n)]
-        for a in range(n):
-            for b, times in met[a].items():
-                history[a][b] = times
-        # Fewest excess meetings possible: those already in the history, plus every planned meeting
-        # beyond the pairs that have not met yet.
-        history_excess = sum(sum(m.values()) - len(m) for m in met) // 2
-        unmet = n * (n - 1) // 2 - sum(len(m) for m in met) // 2
-        planned = sum(size * (size - 1) // 2 for size in sizes) * plan_rounds
-        floor = history_excess + max(0, planned - unmet)
-        tables, _excess = plan_rounds_ahead(
-            history,
-            sizes,
-            [list(t) for t in search.tables],
-            plan_rounds,
-            floor,
-            rng,
-            lambda members, size: search.table_cost(members, size)[0],
-        )
-        search.restore(tables)
-    elif search.total_repeats:
-        n = len(order)
-        if everyone:
-            # Few players, tight history (every pair may be needed): explore widely, then cool to points.
-            search.anneal(4000 + 400 * n, hot=search.repeat_weight / 2, cold=0.05, everyone=True)
-            search.descend(list(range(n)), everyone=True)
-        else:
-            search.anneal(40 * n, hot=4.0, cold=0.05, everyone=False)
-            search.descend(search.troubled(), everyone=False)
+        if rounds:
+            search.descend(list(range(n)), everyone)
+            search.anneal(_STANDINGS_STEPS * min(n, 64), hot=2.0, cold=0.05, everyone=everyone)
+            search.descend(list(range(n)), everyone)
+    else:
+        if rounds:
+            search.greedy_fill()
+        search.descend(search.troubled(), everyone)
+        if rounds and _POINTS_STEPS and not search.total_repeats:
+            # Repeats settled: spend a fixed budget on points (and the bottom line), never adding a repeat.
+            n = len(order)
+            search.anneal(_POINTS_STEPS * min(n, 64), hot=2.0, cold=0.05, everyone=False)
+            search.descend(list(range(n)) if n <= 128 else search.troubled(), everyone)
+        if swiss_rounds is None:
+            entrants = len(set(recs) | set(active))
+            swiss_rounds = count_rounds(entrants, sanctioned=False).rounds if entrants >= 6 else number
+        plan_rounds = max(1, swiss_rounds - number + 1)
+        if len(order) <= _PLAN_LIMIT and (plan_rounds > 1 or search.total_repeats):
+            n = len(order)
+            history = [[0] * n for _ in range(n)]
+            for a in range(n):
+                for b, times in met[a].items():
+                    history[a][b] = times
+            # Fewest excess meetings possible: those already in the history, plus every planned meeting
+            # beyond the pairs that have not met yet.
+            history_excess = sum(sum(m.values()) - len(m) for m in met) // 2
+            unmet = n * (n - 1) // 2 - sum(len(m) for m in met) // 2
+            planned = sum(size * (size - 1) // 2 for size in sizes) * plan_rounds
+            floor = history_excess + max(0, planned - unmet)
+            tables, _excess = plan_rounds_ahead(
+                history,
+                sizes,
+                [list(t) for t in search.tables],
+                plan_rounds,
+                floor,
+                rng,
+                lambda members, size: search.table_cost(members, size)[0],
+            )
+            search.restore(tables)
+        elif search.total_repeats:
+            n = len(order)
+            if everyone:
+                # Few players, tight history (every pair may be needed): explore widely, then cool to points.
+                search.anneal(4000 + 400 * n, hot=search.repeat_weight / 2, cold=0.05, everyone=True)
+                search.descend(list(range(n)), everyone=True)
+            else:
+                search.anneal(40 * n, hot=4.0, cold=0.05, everyone=False)
+                search.descend(search.troubled(), everyone=False)
 
     by_name = {p: recs[p].opponents for p in active if p in recs}
     three_counts = {p: recs[p].three_player_tables for p in active if p in recs}
