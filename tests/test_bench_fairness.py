@@ -1,0 +1,115 @@
+"""The fairness benchmark's pure helpers: Plackett-Luce draws, cut recall, repeats and their lower bound."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import math
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("scipy")
+
+_PATH = Path(__file__).resolve().parents[1] / "bench" / "bench_fairness.py"
+_SPEC = importlib.util.spec_from_file_location("bench_fairness", _PATH)
+bench = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(bench)
+
+
+def test_plackett_luce_is_a_permutation_that_favours_strength():
+    players = ["a", "b", "c", "d"]
+    log_strength = {"a": 1.2, "b": 0.6, "c": 0.0, "d": -0.6}
+    rng = random.Random("test-pl")
+    firsts: Counter = Counter()
+    place_sum: Counter = Counter()
+    draws = 4000
+    for _ in range(draws):
+        order = bench.plackett_luce(players, log_strength, bench.gumbel_noise(players, rng))
+        assert sorted(order) == players
+        firsts[order[0]] += 1
+        for place, p in enumerate(order):
+            place_sum[p] += place
+    total = sum(math.exp(v) for v in log_strength.values())
+    for p in players:  # P(first) = w / sum(w) under Plackett-Luce
+        assert abs(firsts[p] / draws - math.exp(log_strength[p]) / total) < 0.03
+    mean_place = [place_sum[p] / draws for p in players]
+    assert mean_place == sorted(mean_place)
+
+
+def test_play_table_gives_classic_points_and_vp_in_place_order():
+    members = ["a", "b", "c", "d"]
+    order = ("c", "a", "d", "b")
+    table, points = bench.play_table(members, order, random.Random(1))
+    assert points == {"c": 5, "a": 3, "d": 2, "b": 2}
+    assert table.players == tuple(members)
+    assert table.placements == order
+    vp = [table.vp[p] for p in order]
+    assert all(isinstance(v, int) and v >= 0 for v in vp)
+    assert all(x > y for x, y in zip(vp, vp[1:], strict=False))
+    assert all(v in range(4) for v in table.super_villains.values())
+    assert table.placement_order() == order
+
+
+def test_cut_recall():
+    skill = {"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.0, "e": -1.0, "f": -2.0}
+    assert bench.cut_recall(["a", "b", "c", "d", "e", "f"], skill, 4) == 1.0
+    assert bench.cut_recall(["e", "a", "f", "b", "c", "d"], skill, 4) == 0.5
+    assert bench.cut_recall(["b", "a", "d", "c", "e", "f"], skill, 2) == 1.0
+    assert bench.rank_correlation(["a", "b", "c", "d", "e", "f"], skill) == pytest.approx(1.0)
+    assert bench.rank_correlation(["f", "e", "d", "c", "b", "a"], skill) == pytest.approx(-1.0)
+
+
+def test_repeats_on_a_tiny_event():
+    rounds = [
+        [["a", "b", "c", "d"], ["e", "f", "g", "h"]],
+        [["a", "b", "e", "f"], ["c", "d", "g", "h"]],  # again: a-b, e-f, c-d, g-h
+        [
+            ["a", "b", "c", "e"],
+            ["d", "f", "g", "h"],
+        ],  # again: a-b, a-c, a-e, b-c, b-e, d-g, d-h, f-g, f-h, g-h
+    ]
+    pairs = bench.pair_meetings(rounds)
+    assert sum(pairs.values()) == 36
+    assert pairs[frozenset(("a", "b"))] == 3
+    assert pairs[frozenset(("g", "h"))] == 3
+    assert bench.repeat_count(pairs) == 4 + 10  # a-b and g-h count twice each
+    assert len(pairs) == 36 - 14
+    assert bench.repeat_lower_bound(8, 36) == 8  # this event is 6 repeats above the bound
+
+
+def test_repeat_lower_bound():
+    assert bench.repeat_lower_bound(8, 36) == 8  # 36 meetings among 28 pairs
+    assert bench.repeat_lower_bound(12, 72) == 6  # 12 players, 4 rounds of three 4-player tables
+    assert bench.repeat_lower_bound(16, 96) == 0
+    assert bench.repeat_lower_bound(13, 0) == 0
+
+
+def test_a_whole_event_is_reproducible():
+    rng = random.Random("skills")
+    skill = {f"p{i:03d}": rng.gauss(0, 1) for i in range(12)}
+    for policy in ("top-down", "random"):
+        first = bench.play_event(12, 0, 1.2, policy, skill)
+        assert first == bench.play_event(12, 0, 1.2, policy, skill)
+        assert 0 <= first["recall"] <= 1
+        assert -1 <= first["spearman"] <= 1
+        assert first["repeats"] >= first["lb"] == 6
+
+
+def test_engine_policies_found_from_the_signature(monkeypatch):
+    if "policy" not in inspect.signature(bench.pair_round).parameters:
+        assert bench.engine_policies() == []
+
+    def fake_pair_round(players, rounds=(), *, seed, policy="new_opponents_first"):
+        if policy not in ("new_opponents_first", "standings_first"):
+            raise bench.SwissError(f"unknown policy {policy}")
+
+    monkeypatch.setattr(bench, "pair_round", fake_pair_round)
+    monkeypatch.setattr(
+        bench.pairing_module, "POLICIES", ("new_opponents_first", "standings_first"), raising=False
+    )
+    assert bench.engine_policies() == ["standings_first"]
+    monkeypatch.delattr(bench.pairing_module, "POLICIES")
+    assert bench.engine_policies() == ["standings_first"]  # the fallback guess, kept because accepted
