@@ -10,7 +10,7 @@ and the same random numbers (paired events):
 - ``top-down``: the top-down fill in standings order, no repeat avoidance (as ``bench_swiss.baseline``,
   but ordered by the engine's full standings, tiebreakers included);
 - ``random``: random seating into ``table_sizes(N)``;
-- ``engine:<policy>``: every other value of a ``policy`` keyword of ``pair_round``, if it has one.
+- ``engine:<policy>``: the engine's other pairing policies (``swiss.pairing.POLICIES``: standings first).
 
 Final standings come from the engine's own ``standings`` with its defaults (points 5/3/2/2 and 5/3/2,
 then Super-Villains defeated, opponents' points rate, total VP, seeded draw). Per N, beta and policy,
@@ -37,14 +37,12 @@ event at N = 13..128; the failed checks are printed. Everything is seeded: runs 
 from __future__ import annotations
 
 import argparse
-import inspect
 import math
 import multiprocessing
 import random
 import statistics
 import sys
 import time
-import typing
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -56,18 +54,18 @@ from scipy import stats  # noqa: E402
 from tournaments.swiss import (  # noqa: E402
     CLASSIC,
     PlayedTable,
-    SwissError,
     pair_round,
     standings,
     swiss_rounds,
     table_sizes,
 )
-from tournaments.swiss import pairing as pairing_module  # noqa: E402
+from tournaments.swiss.pairing import POLICIES  # noqa: E402
 
 SIZES = (12, 16, 24, 32, 48, 64, 96, 128)
 QUICK_SIZES = (12, 32, 64)
 BETAS = (0.6, 1.2)
 BASE_POLICIES = ("engine", "top-down", "random")
+DEFAULT_POLICY = POLICIES[0]  # what ``engine`` runs: the events' default, new opponents first
 VP_RANGE = range(8, 61)  # VP a player may end a game with (drawn distinct per table, sorted)
 REPEAT_CHECK = range(13, 129)  # N at which the engine's repeats must equal LB in every event
 
@@ -130,38 +128,8 @@ def random_seating(players: Sequence[str], rng: random.Random) -> list[list[str]
 
 
 def engine_policies() -> list[str]:
-    """The values of ``pair_round``'s ``policy`` keyword other than its default, if it has one: a list
-    the pairing module publishes (POLICIES, PAIRING_POLICIES), or the keyword's Literal annotation, or
-    "standings_first"; each kept only if ``pair_round`` accepts it."""
-    params = inspect.signature(pair_round).parameters
-    if "policy" not in params:
-        return []
-    default = params["policy"].default
-    candidates: list[str] = []
-    for name in ("POLICIES", "PAIRING_POLICIES"):
-        value = getattr(pairing_module, name, None)
-        if value:
-            candidates = [str(v) for v in value]
-            break
-    if not candidates:
-        try:
-            hints = typing.get_type_hints(pair_round)
-            candidates = [str(v) for v in typing.get_args(hints.get("policy", object)) if isinstance(v, str)]
-        except Exception:
-            candidates = []
-    if not candidates:
-        candidates = ["standings_first", "standings-first"]
-    accepted = []
-    probe = [f"p{i}" for i in range(8)]
-    for value in candidates:
-        if value == default or value in accepted:
-            continue
-        try:
-            pair_round(probe, (), seed=0, policy=value)
-        except (SwissError, ValueError, TypeError):
-            continue
-        accepted.append(value)
-    return accepted
+    """The engine's pairing policies other than its default (which runs as ``engine``)."""
+    return [policy for policy in POLICIES if policy != DEFAULT_POLICY]
 
 
 # --- the metrics ------------------------------------------------------------------------------

@@ -217,8 +217,8 @@ class EventForm(forms.ModelForm):
         widgets = {"date": forms.DateInput(attrs={"type": "date"}), "pairing_policy": forms.RadioSelect}
         labels = {"allow_five_table": "Allow a 5-player table", "pairing_policy": "Pairing"}
         help_texts = {
-            "pairing_policy": "Both keep 3-player tables at the bottom. In simulated events new opponents "
-            "first finds the strongest players at least as often as standings first (README, Pairing)."
+            "pairing_policy": "Both keep 3-player tables at the bottom. In simulated events both find the "
+            "strongest players about equally often; standings first seats about 25 repeat pairs an event."
         }
 
     def clean_confirm_minutes(self) -> int:
