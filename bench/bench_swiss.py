@@ -8,6 +8,11 @@ spread (engine, and the plain top-down baseline on the same event states), 3-pla
 checked on events in which all N players play every round, the events LB describes; the same events
 are then played again with about 1% of players dropping after each round, and their repeats reported.
 
+Exits 1 when a target is missed: repeat pairs at LB in 95% of events at N = 13..128, and the median time
+to pair a round (rounds 2 onwards) under 100 ms at 12 and 128 players and under 1 s at 1,024. The points
+spread against the top-down fill is printed, not a target any more (DECISIONS.md "Pairing policy";
+bench_fairness.py measures what players care about).
+
     .venv/bin/python bench/bench_swiss.py            # N = 8..128, 256, 512, 1024
     .venv/bin/python bench/bench_swiss.py --quick    # a subset
     .venv/bin/python bench/bench_swiss.py --sizes 8-40 --events 20
@@ -254,6 +259,7 @@ def main() -> int:
     )
     print(header)
     failures: list[str] = []
+    spread_gaps: list[str] = []
     unreachable: list[str] = []
     all_times: dict[int, list[float]] = {}
     for n in sizes:
@@ -302,13 +308,16 @@ def main() -> int:
         if 13 <= n <= 128 and at_lb < 0.95:
             failures.append(f"repeats at LB in {at_lb:.0%} of events at N={n} (target 95%)")
         if statistics.mean(engine) > statistics.mean(base) + 0.5:
+            # Reported, not a target: DECISIONS.md withdrew "spread within 0.5 of a top-down fill" (it
+            # measured a proxy; bench_fairness.py measures what players care about).
             gap = f"spread {statistics.mean(engine):.2f} vs baseline {statistics.mean(base):.2f} at N={n}"
             if floor_mean is not None and floor_mean > statistics.mean(base) + 0.5 and not left_out:
                 unreachable.append(f"{gap}: no repeat-free seating does better than {floor_mean:.2f}")
             else:
-                failures.append(gap)
+                spread_gaps.append(gap)
     print()
-    for n, limit in ((1024, 1.0), (128, 0.1)):
+    # Issue 17's speed targets: the median time to pair one round (rounds 2 onwards).
+    for n, limit in ((1024, 1.0), (128, 0.1), (12, 0.1)):
         if n in all_times:
             median = statistics.median(all_times[n])
             met = "met" if median < limit else "NOT met"
@@ -317,14 +326,14 @@ def main() -> int:
             )
             if median >= limit:
                 failures.append(f"pairing time at N={n}")
-    print(f"repeat and spread targets: {'met' if not failures else 'NOT met'}")
+    print(f"repeat and speed targets: {'met' if not failures else 'NOT met'}")
     for failure in failures:
         print(f"  - {failure}")
-    if unreachable:
-        print("spread target out of reach of any repeat-free seating (repeats come first):")
-        for line in unreachable:
+    if spread_gaps or unreachable:
+        print("spread more than 0.5 above the top-down fill (reported only; the target was withdrawn):")
+        for line in spread_gaps + unreachable:
             print(f"  - {line}")
-    return 0
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
