@@ -105,3 +105,28 @@ def test_standings_first_seats_equal_points_together_where_new_opponents_first_w
 def test_an_unknown_policy_is_refused():
     with pytest.raises(SwissError, match="pairing policy must be one of"):
         pair_round(names(8), seed=1, policy="by-vibes")
+
+
+def test_standings_first_gives_an_unavoidable_repeat_to_the_lower_table():
+    # After round 1: a on 10 points, b..g on 5, h on 0 (the z players have dropped). b, c and d met, so
+    # whichever three of b..g join a at the top table, one pair of b, c, d sits together at one of the two
+    # tables; the points are the same either way, and standings first seats the repeat at the lower table.
+    def played(players, points):
+        return PlayedTable(players=tuple(players), points=dict(zip(players, points, strict=True)))
+
+    rounds = [
+        [
+            played(["b", "c", "d", "z1"], [5, 5, 5, 0]),
+            played(["a", "z2", "z3", "z4"], [10, 0, 0, 0]),
+            played(["e", "z5", "z6", "z7"], [5, 0, 0, 0]),
+            played(["f", "z8", "z9", "z10"], [5, 0, 0, 0]),
+            played(["g", "z11", "z12", "z13"], [5, 0, 0, 0]),
+            played(["h", "z14", "z15", "z16"], [0, 0, 0, 0]),
+        ]
+    ]
+    for seed in range(5):
+        top, bottom = pair_round(list("abcdefgh"), rounds, seed=seed, policy="standings_first").tables
+        assert "a" in top.players and "h" in bottom.players
+        assert len(set(top.players) & {"b", "c", "d"}) == 1
+        assert [f.kind for f in top.flags if f.kind == "repeat_opponent"] == []
+        assert [f.kind for f in bottom.flags if f.kind == "repeat_opponent"] == ["repeat_opponent"]

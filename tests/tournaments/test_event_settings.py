@@ -1,12 +1,16 @@
 """The event settings page: saving, and two organizers saving at once."""
 
+import random
+
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_event, make_user
+from tests.factories import make_event, make_players, make_user
+from tests.tournaments.flow import play_round
 from tournaments import selectors, services
 from tournaments.errors import ActionError
-from tournaments.models import Event
+from tournaments.models import Event, Seat
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -128,9 +132,6 @@ def test_an_unknown_pairing_choice_is_a_field_error(organizer_client):
 
 
 def test_the_pairing_choice_is_locked_once_the_event_starts(organizer_client):
-    from tests.factories import make_players
-    from tournaments.services import rounds
-
     event = make_event(organizer=organizer_client.user)
     make_players(event, 8)
     event = rounds.event_start(event=event)
@@ -141,13 +142,6 @@ def test_the_pairing_choice_is_locked_once_the_event_starts(organizer_client):
 
 
 def test_a_standings_first_event_is_paired_that_way():
-    import random
-
-    from tests.factories import make_players
-    from tests.tournaments.flow import play_round
-    from tournaments.models import Seat
-    from tournaments.services import rounds
-
     event = make_event(organizer=make_user())
     make_players(event, 16)
     Event.objects.filter(pk=event.pk).update(pairing_policy="standings_first")

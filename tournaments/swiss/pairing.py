@@ -17,9 +17,12 @@ steepest descent over the players who cause cost), and then spends a fixed annea
 with repeats settled (never trading a repeat for points). Events of up to ``_PLAN_LIMIT`` players plan
 the remaining rounds with the current one (``planning.py``): the seating is kept only if the rest of
 the event can still go with the fewest repeat pairs possible, else the cheapest round of such a plan is
-played. Every random choice comes from a generator seeded with the event's seed and the round number,
-and every search runs a fixed number of steps (never a time limit), so the same input always gives the
-same tables.
+played. With ``policy="standings_first"`` (an event's choice) the first two objectives trade places: points cost
+outweighs any repeats, the search starts from the top-down fill and only moves players within points
+groups, and a repeat costs more the higher its table, so an unavoidable one goes to the lowest table that
+can take it; nothing is planned ahead. Every random choice comes from a generator seeded with the event's
+seed and the round number, and every search runs a fixed number of steps (never a time limit), so the same
+input always gives the same tables.
 """
 
 from __future__ import annotations
