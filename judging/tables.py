@@ -35,7 +35,7 @@ class BoardTable(tables.Table):
     time = tables.Column(accessor="remaining", verbose_name="Time", orderable=False, empty_values=())
     players = tables.Column(accessor="seats", verbose_name="Players", orderable=False, empty_values=())
     actions = tables.TemplateColumn(
-        template_name="judging/_board_actions.html", verbose_name="", orderable=False, empty_values=()
+        template_name="judging/_board_actions.html", verbose_name="Actions", orderable=False, empty_values=()
     )
 
     class Meta:

@@ -128,7 +128,7 @@ def board(request: HttpRequest, event: Event, number: int | None = None) -> Http
             open_tables=selectors.board_open_tables(tables),
             pause_form=PauseForm(),
         )
-    if request.htmx and request.htmx.target == "board":
+    if request.htmx and request.htmx.target == "board-live":
         return render(request, "judging/_board.html", context)
     return render(request, "judging/board.html", context)
 

@@ -310,3 +310,8 @@ class StaffForm(forms.Form):
     username = forms.CharField(max_length=150, label="User name")
     # Judge first: promoting someone to organizer (settings, staff, deleting the event) is a deliberate choice.
     role = forms.ChoiceField(choices=EventStaff.Role.choices, initial=EventStaff.Role.JUDGE)
+
+    def __init__(self, *args, **kwargs) -> None:
+        # Ids of its own: the Staff page also shows the invitation form, whose fields are id_email and id_role.
+        kwargs.setdefault("auto_id", "staff_%s")
+        super().__init__(*args, **kwargs)

@@ -22,7 +22,7 @@ class RegistrationTable(tables.Table):
     notes = tables.Column(attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}})
     actions = tables.TemplateColumn(
         template_name="tournaments/_registration_actions.html",
-        verbose_name="",
+        verbose_name="Actions",
         orderable=False,
         exclude_from_export=True,
     )

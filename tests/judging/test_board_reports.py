@@ -208,3 +208,13 @@ def test_the_tables_own_page_follows_the_report_too():
     assert selectors.table_clock(table=table_of(round, 1)).status == selectors.REPORTED
     dispute(slip, 2, "wrong VP")
     assert selectors.table_clock(table=table_of(round, 1)).status == selectors.DISPUTED
+
+
+def test_it_refreshes_the_board_in_place_with_one_element_named_board(client):
+    event, round = published_round()
+    client.force_login(judge(event))
+    url = reverse("judging:board", args=[event.slug])
+    page = client.get(url).content.decode()
+    assert page.count('id="board"') == 1 and 'id="board-live"' in page
+    fragment = client.get(url, headers={"HX-Request": "true", "HX-Target": "board-live"}).content.decode()
+    assert "<html" not in fragment and fragment.count('id="board"') == 1

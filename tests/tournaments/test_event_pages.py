@@ -417,3 +417,15 @@ def dataclasses_replace_names(flag, names):
         player=names.get(flag.player, flag.player),
         opponent=names.get(flag.opponent) if flag.opponent else None,
     )
+
+
+def test_it_isolates_names_in_any_script_so_a_right_to_left_name_keeps_its_place(client):
+    event = make_event()
+    registrations = make_players(event, 8)
+    registrations[0].player.name = "محمد علي"
+    registrations[0].player.save()
+    rounds.event_start(event=event)
+    round = rounds.round_pair(event=event, number=1, publish=True)
+    play_round(round, random.Random(3))
+    pairings = client.get(reverse("tournaments:pairings", args=[event.slug, 1])).content.decode()
+    assert re.search(r"<bdi>محمد علي</bdi></a> — [1-4](st|nd|rd|th), ", pairings)

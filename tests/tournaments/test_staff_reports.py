@@ -41,11 +41,11 @@ def test_the_slip_page_shows_the_open_report_and_starts_from_it(client):
     confirm(slip, 2)
     page = judge_client(client, event).get(slip_url(event)).content.decode()
     assert "Reported by <strong>Player 001</strong>" in page
-    assert "✓ Player 002" in page
+    assert "✓ <bdi>Player 002</bdi>" in page
     seats = seats_of(table_of(round, 1))
     assert f'name="seat{seats[2].pk}-vp" value="20"' in page
-    assert "Confirm for Player 003" in page and "Confirm for Player 004" in page
-    assert "Confirm for Player 002" not in page
+    assert "Confirm for <bdi>Player 003</bdi>" in page and "Confirm for <bdi>Player 004</bdi>" in page
+    assert "Confirm for <bdi>Player 002</bdi>" not in page
 
 
 def test_the_slip_page_shows_the_dispute(client):
@@ -65,7 +65,7 @@ def test_a_judge_confirms_for_a_player(client):
     signature = SlipConfirmation.objects.get(report=slip, registration=player.registration)
     assert signature.by_staff and signature.user.username == "jules"
     page = client.get(slip_url(event)).content.decode()
-    assert "✓ Player 002" in page and "by jules for them" in page
+    assert "✓ <bdi>Player 002</bdi>" in page and "by jules for them" in page
 
 
 def test_the_last_confirmation_for_a_player_puts_the_result_in(client):
