@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "tournaments.http.StripNulFromQueryMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Times on an event's pages in the event's own time zone (tournaments.time_zones).
+    "tournaments.time_zones.EventTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

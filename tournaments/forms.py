@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime
+import zoneinfo
 
 from django import forms
 from django.conf import settings
@@ -9,6 +10,7 @@ from django.utils import timezone
 from . import swiss
 from .models import SANCTIONED_MINIMUM_PLAYERS, Event, EventStaff
 from .roster import UnreadableFile, decode_upload
+from .time_zones import time_zone_choices
 
 MAX_UPLOAD_BYTES = 512 * 1024
 # A cap below one 3-player table (9.010) could never be paired.
@@ -35,6 +37,12 @@ class EventForm(forms.ModelForm):
         label="Points per placement",
         required=False,
         help_text="By table size, e.g. “4: 5, 3, 2, 2; 3: 5, 3, 2” (the classic default). Empty: classic.",
+    )
+    time_zone = forms.ChoiceField(
+        choices=time_zone_choices,
+        required=False,  # omitted: the event keeps its zone (a new event: the organizer's last one)
+        label="Time zone",
+        help_text="Where the event takes place: its pages, slips and exports show times in this zone.",
     )
     tiebreaker_1 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="First tiebreaker after points")
     tiebreaker_2 = forms.ChoiceField(choices=TIEBREAKER_CHOICES, label="Second tiebreaker")
@@ -137,12 +145,28 @@ class EventForm(forms.ModelForm):
             raise forms.ValidationError(str(exc)) from exc
         return spec
 
+    def clean_time_zone(self) -> str:
+        if name := self.cleaned_data.get("time_zone"):
+            return name
+        if self.instance.pk:
+            return self.instance.time_zone
+        return self.initial.get("time_zone") or settings.TIME_ZONE
+
+    def _in_chosen_zone(self, data: dict) -> None:
+        """A deadline was typed as a time in the zone chosen on this form, which may differ from the zone
+        the form was read in (the event's, or the default for a new event)."""
+        deadline, name = data.get("registration_deadline"), data.get("time_zone")
+        if deadline is not None and name:
+            typed = timezone.make_naive(deadline)
+            data["registration_deadline"] = timezone.make_aware(typed, zoneinfo.ZoneInfo(name))
+
     def _check_deadline(self, data: dict) -> None:
         """A deadline lies before the end of the event's day, and a newly set one is not already past."""
         deadline, day = data.get("registration_deadline"), data.get("date")
         if deadline is None:
             return
-        local = timezone.localtime(deadline)
+        name = data.get("time_zone")
+        local = timezone.localtime(deadline, zoneinfo.ZoneInfo(name) if name else None)
         if day is not None and local.date() > day:
             self.add_error(
                 "registration_deadline",
@@ -156,6 +180,7 @@ class EventForm(forms.ModelForm):
         order = [data.get(f"tiebreaker_{i}") for i in (1, 2, 3)]
         if all(order) and len(set(order)) != 3:
             raise forms.ValidationError("Each tiebreaker can be used once.")
+        self._in_chosen_zone(data)
         self._check_deadline(data)
         cap = data.get("player_cap")
         if cap is not None and data.get("sanctioned") and cap < SANCTIONED_MINIMUM_PLAYERS:
@@ -203,6 +228,7 @@ class EventForm(forms.ModelForm):
             "venue",
             "sanctioned",
             "round_minutes",
+            "time_zone",
             "turn_order",
             "pairing_policy",
             "allow_five_table",

@@ -3,11 +3,14 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
+
+from .time_zones import forget_time_zone, time_zone_names
 
 # 9.060: a sanctioned event needs at least this many players.
 SANCTIONED_MINIMUM_PLAYERS = 8
@@ -97,6 +100,15 @@ def short_name_for(name: str) -> str:
     return f"{parts[0]} {parts[-1][0]}."
 
 
+def default_time_zone() -> str:
+    return settings.TIME_ZONE
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in time_zone_names():
+        raise ValidationError(f"“{value}” is not a time zone name such as Europe/London or America/Chicago.")
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration"
@@ -153,6 +165,8 @@ class Event(models.Model):
         help_text="Players cannot register themselves after this. Empty: until the start.",
     )
     turn_order = models.CharField(max_length=10, choices=TurnOrder.choices, default=TurnOrder.RANDOM)
+    # Every time on the event's pages, printouts and exports is shown in this zone; times are stored in UTC.
+    time_zone = models.CharField(max_length=64, default=default_time_zone, validators=[validate_time_zone])
     pairing_policy = models.CharField(
         max_length=20, choices=PairingPolicy.choices, default=PairingPolicy.NEW_OPPONENTS
     )
@@ -199,6 +213,7 @@ class Event(models.Model):
         if not self.slug:
             self.slug = unique_slug(self.name, self.date)
         super().save(*args, **kwargs)
+        forget_time_zone(self.slug)
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:event_detail", kwargs={"slug": self.slug})

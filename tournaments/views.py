@@ -18,7 +18,7 @@ from django_tables2.export import TableExport
 from accounts.permissions import can_create_events
 from accounts.views import organizer_needed
 
-from . import public_etags, services
+from . import public_etags, services, time_zones
 from .errors import ActionError
 from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, StaffForm
 from .http import export_format, posted_id
@@ -73,7 +73,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if not can_create_events(request.user):
         # Says what is missing (a verified email, or the administrator's approval) and how to get it.
         return organizer_needed(request)
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST or None, initial={"time_zone": time_zones.default_for(request.user)})
     existing = None
     if request.method == "POST" and form.is_valid():
         try:
