@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from .models import Penalty
@@ -125,6 +126,16 @@ class PenaltyTable(tables.Table):
         if record.voided:
             return format_html('<s>{}</s> <span class="badge">void</span>', record.get_type_display())
         return record.get_type_display()
+
+    # The CSV export (?_export=csv): plain words, the date with the time, in the event's time zone.
+    def value_recorded_at(self, record: Penalty) -> str:
+        return timezone.localtime(record.recorded_at).strftime("%Y-%m-%d %H:%M")
+
+    def value_who(self, record: Penalty) -> str:
+        return str(record.who)
+
+    def value_type(self, record: Penalty) -> str:
+        return f"{record.get_type_display()} (void)" if record.voided else record.get_type_display()
 
     def render_where(self, record: Penalty) -> str:
         parts = []

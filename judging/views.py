@@ -13,9 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_tables2.export import TableExport
 
 from tournaments.errors import ActionError
-from tournaments.http import posted_id, safe_next
+from tournaments.http import export_format, posted_id, safe_next
 from tournaments.models import Event, Player, Registration, Round, Table
 from tournaments.permissions import can, event_staff_required
 from tournaments.selectors import current_public_round
@@ -381,6 +382,8 @@ def penalty_advice(request: HttpRequest, event: Event) -> HttpResponse:
 def penalties(request: HttpRequest, event: Event) -> HttpResponse:
     """Every penalty of the event, and the head judge's dashboard of flags."""
     table = PenaltyTable(selectors.event_penalties(event=event), event=event)
+    if wanted := export_format(request):
+        return TableExport(wanted, table).response(f"{event.slug}-penalties.{wanted}")
     context = {
         "event": event,
         "table": table,

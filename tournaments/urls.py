@@ -26,6 +26,8 @@ public = [
     path("e/<slug:slug>/withdraw/", views_entries.withdraw, name="withdraw"),
     path("e/<slug:slug>/rounds/<int:number>/", views_public.pairings, name="pairings"),
     path("e/<slug:slug>/standings/", views_public.standings, name="standings"),
+    path("e/<slug:slug>/results.csv", views_public.results_csv, name="results_csv"),
+    path("e/<slug:slug>/event.ics", views_public.calendar, name="calendar"),
     path("e/<slug:slug>/players/<int:pk>/", views_public.player, name="player"),
     # The players' side of a round: their table (the slip's QR code), reporting and confirming; dropping.
     path("e/<slug:slug>/rounds/<int:number>/tables/<int:table>/", views_table.table, name="table"),

@@ -21,7 +21,7 @@ from django_tables2.export import TableExport
 
 from config.ratelimits import limit_api
 
-from . import page_cache, public_etags, public_pairings, selectors, selectors_table
+from . import exports, page_cache, public_etags, public_pairings, selectors, selectors_table
 from .http import export_format, posted_id
 from .http_cache import public_page
 from .models import Event, Registration, Round
@@ -135,11 +135,34 @@ def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     role = role_for(request.user, event)
     if not selectors.round_visible(round, staff=bool(role)):
         raise Http404("This round's pairings are not published yet.")
+    if wanted := export_format(request):
+        seats = exports.published_seats(event).filter(round=round) if round.published else []
+        table = exports.ResultsTable(seats)
+        return TableExport(wanted, table).response(f"{event.slug}-round-{round.number}.{wanted}")
     context = _pairings_context(event, round, PairingsAsk.of(request))
     context["role"] = role
     if request.htmx:
         return render(request, "tournaments/_pairings.html", context)
     return render(request, "tournaments/pairings.html", context)
+
+
+@require_safe
+def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every game's result of the published rounds, one row per player per game."""
+    event = _event(slug)
+    table = exports.ResultsTable(exports.published_seats(event))
+    return TableExport("csv", table).response(f"{event.slug}-results.csv")
+
+
+@require_safe
+def calendar(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event as a calendar entry (iCalendar), for a phone's or a computer's calendar."""
+    event = _event(slug)
+    url = request.build_absolute_uri(event.get_absolute_url())
+    body = exports.calendar_entry(event, url=url, host=request.get_host().partition(":")[0])
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}.ics"'
+    return response
 
 
 @require_safe
