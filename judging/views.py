@@ -23,6 +23,7 @@ from tournaments.selectors import current_public_round
 from . import selectors, services
 from . import time_call as time_calls
 from .forms import (
+    AnnouncementForm,
     CalculatorForm,
     ExtendForm,
     PauseForm,
@@ -87,6 +88,24 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "judging/projector.html", context)
 
 
+@event_staff_required("run")
+def announcement(request: HttpRequest, event: Event) -> HttpResponse:
+    """The announcement line on the wall screen; the judges' board and the staff's rounds page post here."""
+    form = AnnouncementForm(request.POST or None, initial={"announcement": event.announcement})
+    if form.is_bound and form.is_valid():
+        try:
+            text = services.announcement_set(event=event, text=form.cleaned_data["announcement"])
+        except ActionError as exc:
+            form.add_error("announcement", exc.message)
+        else:
+            messages.success(
+                request, "The wall screen shows the announcement." if text else "No announcement."
+            )
+            return redirect(safe_next(request, reverse("judging:board", kwargs={"slug": event.slug})))
+    context = {"event": event, "form": form, "next": safe_next(request)}
+    return render(request, "judging/announcement.html", context, status=400 if form.is_bound else 200)
+
+
 def clock_json(request: HttpRequest, slug: str) -> JsonResponse:
     """The server's clock for the pages' countdown script; they re-sync with it every few seconds."""
     event = get_object_or_404(Event, slug=slug)
@@ -112,7 +131,12 @@ def clock_json(request: HttpRequest, slug: str) -> JsonResponse:
 def board(request: HttpRequest, event: Event, number: int | None = None) -> HttpResponse:
     """The judge view: clock controls and every table by status."""
     round = selectors.staff_round(event=event, number=number)
-    context = {"event": event, "round": round, "can_manage": can(request.user, event, "manage")}
+    context = {
+        "event": event,
+        "round": round,
+        "can_manage": can(request.user, event, "manage"),
+        "announcement_form": AnnouncementForm(initial={"announcement": event.announcement}),
+    }
     if round is not None:
         state, tables = selectors.round_board(round=round)
         ordered = selectors.sort_by_status(tables)
