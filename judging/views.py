@@ -76,15 +76,33 @@ def _round(event: Event, number: int | None) -> Round:
     return round
 
 
+# The wall screen asks for what changed every POLL_SECONDS, and shows the next page of its list every
+# PAGE_SECONDS (``?page_seconds=`` for a quicker room, and for the tests).
+PROJECTOR_POLL_SECONDS = 15
+PROJECTOR_PAGE_SECONDS = 12
+
+
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
-    """For the room's screen: the clock and the pairings. Public, like the pairings on the wall."""
+    """The room's wall screen, full screen: the clock and the pairings by name, the standings between
+    rounds, the final ranking after the event, and the staff's announcement. Public, like the pairings on
+    the wall."""
     event = get_object_or_404(Event, slug=slug)
     # The room's screen shows what the room may see, even when a staff account opened it: never a draft.
-    round = current_public_round(event)
-    context = {"event": event, "round": round}
-    if round is not None:
-        state, tables = selectors.round_board(round=round)
-        context.update(clock=state, tables=tables)
+    screen = selectors.projector_screen(event=event)
+    if request.htmx and request.GET.get("screen", screen.key) != screen.key:
+        # A new round, the standings or the end of the event: another layout, so the page loads again whole.
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    page_seconds = posted_id(request.GET.get("page_seconds")) or PROJECTOR_PAGE_SECONDS
+    context = {
+        "event": event,
+        "screen": screen,
+        "round": screen.round,
+        "clock": screen.clock,
+        "poll_seconds": PROJECTOR_POLL_SECONDS,
+        "page_seconds": min(max(page_seconds, 1), 120),
+    }
     return render(request, "judging/projector.html", context)
 
 
