@@ -32,7 +32,7 @@ def round_running(event: Event, *, number: int = 1) -> Round:
         play_round(rounds.round_pair(event=event, number=earlier, publish=True), random.Random(earlier))
     round = rounds.round_pair(event=event, number=number, publish=True)
     start_clock(round, minutes_ago=37)
-    for table, minutes in ((3, 5), (7, 10)):
+    for table, minutes in ((2, 10), (3, 5)):
         TableExtension.objects.create(
             table=Table.objects.get(round=round, number=table), minutes=minutes, reason="ruling"
         )

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from judging import services
 from tests.judging.projector_helpers import between_rounds, finished, hall_event, round_running
 from tests.test_accessibility import axe_source, violations
+from tournaments.services import rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -104,3 +106,44 @@ def test_it_finds_no_accessibility_violations(screen, live_server):
     round_running(event)
     open_screen(screen, live_server, event)
     assert not violations(screen, axe_source())
+
+
+def test_it_updates_the_announcement_without_a_reload_or_a_new_clock(chromium, live_server):
+    event = hall_event(players=12, announcement="Lunch until 13:30")
+    round_running(event)
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.clock.install()
+        open_screen(page, live_server, event)
+        page.evaluate(
+            "window.sameDocument = true; window.theClock = document.querySelector('.judging-clock')"
+        )
+        services.announcement_set(event=event, text="Round 2 starts at 11:15")
+        page.clock.run_for(16_000)  # past the 15 s poll
+        page.wait_for_selector(".screen-announcement:text('Round 2 starts at 11:15')")
+        assert page.evaluate("window.sameDocument") is True
+        # The clock is the same element: its script keeps counting down in it.
+        assert page.evaluate("window.theClock === document.querySelector('.judging-clock')") is True
+        assert page.query_selector(".screen-page:not([hidden])")  # the new list is paged again
+    finally:
+        context.close()
+
+
+def test_it_turns_to_the_pairings_by_itself_when_the_next_round_is_published(chromium, live_server):
+    event = hall_event(players=12)
+    between_rounds(event)
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.clock.install()
+        open_screen(page, live_server, event)
+        assert not page.query_selector(".judging-clock")
+        rounds.round_pair(event=event, number=2, publish=True)
+        page.clock.run_for(16_000)  # the poll finds another screen: the page loads again whole
+        page.wait_for_selector("h2:text('Find your table')")
+        assert page.inner_text(".screen-round") == "Round 2"
+    finally:
+        context.close()
