@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django import forms
 
-from tournaments.models import Event, Registration, Round
+from tournaments.models import ANNOUNCEMENT_MAX_CHARS, Event, Registration, Round
 
 from .models import Infraction, PenaltyType
 
@@ -11,6 +11,22 @@ class PauseForm(forms.Form):
     reason = forms.CharField(
         max_length=200, widget=forms.TextInput(attrs={"placeholder": "e.g. announcement"})
     )
+
+
+class AnnouncementForm(forms.Form):
+    announcement = forms.CharField(
+        label="Announcement on the wall screen",
+        max_length=ANNOUNCEMENT_MAX_CHARS,
+        required=False,
+        strip=True,
+        help_text=f"One line, {ANNOUNCEMENT_MAX_CHARS} characters at most. Empty: no announcement.",
+        # No maxlength in the page: a pasted long text stays whole and the error says what is too long.
+        widget=forms.TextInput(attrs={"placeholder": "e.g. Lunch until 13:30 · Top 8 announced at 18:00"}),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["announcement"].widget.attrs.pop("maxlength", None)
 
 
 class ExtendForm(forms.Form):

@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models import Sum
 from django.utils import timezone
 from rapidfuzz import fuzz
 
+from tournaments import public_pairings
 from tournaments.models import Event, Player, Registration, Round, Seat, Table
 from tournaments.names import name_matches, search_key
-from tournaments.selectors import TableView, current_round, round_tables
+from tournaments.selectors import (
+    TableView,
+    current_public_round,
+    current_round,
+    event_standings,
+    round_tables,
+)
 from tournaments.selectors_reports import (
     BY_THE_TABLE,
     OpenTables,
@@ -20,6 +28,7 @@ from tournaments.selectors_reports import (
     round_reports,
     table_report,
 )
+from tournaments.services.rounds import final_ranking
 
 from . import clock as clockmath
 from . import escalation
@@ -441,3 +450,94 @@ def staff_round(*, event: Event, number: int | None = None) -> Round | None:
     if number is None:
         return current_round(event)
     return Round.objects.filter(event=event, number=number).first()
+
+
+# --- The wall screen ------------------------------------------------------------------------
+
+# What the room's screen shows: the running round's clock and pairings, the standings between rounds,
+# the final ranking once the event is over, or a waiting line before round 1 is published.
+SCREEN_PAIRINGS = "pairings"
+SCREEN_STANDINGS = "standings"
+SCREEN_FINAL = "final"
+SCREEN_WAITING = "waiting"
+
+
+@dataclass(frozen=True)
+class ScreenLine:
+    """One line of the screen's list: a name and what the room looks for next to it."""
+
+    name: str
+    table: int | None = None
+    seat: int | None = None
+    place: int | None = None
+    points: str = ""
+
+
+@dataclass(frozen=True)
+class ExtraTime:
+    table: int
+    minutes: int
+
+
+@dataclass
+class Screen:
+    event: Event
+    kind: str
+    round: Round | None = None  # the latest published round
+    clock: ClockState | None = None  # only while a round runs
+    extended: list[ExtraTime] = field(default_factory=list)
+    lines: list[ScreenLine] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """Changes when the screen needs a different layout (a new round, the standings, the end):
+        the page's live update then reloads it whole."""
+        return f"{self.kind}-{self.round.pk if self.round else 0}"
+
+    @property
+    def title(self) -> str:
+        if self.kind == SCREEN_FINAL:
+            return "Final ranking"
+        if self.kind == SCREEN_STANDINGS:
+            if self.round.kind == Round.Kind.SWISS:
+                return f"Standings after {self.round.label.lower()}"
+            return "Swiss standings"
+        if self.kind == SCREEN_PAIRINGS:
+            return "Find your table"
+        return "Pairings appear here once the round is published"
+
+
+def projector_screen(*, event: Event) -> Screen:
+    """The wall screen of an event, as the public sees it: a draft round never shows (the latest published
+    round leads). A fixed number of queries whatever the number of players."""
+    ranking = final_ranking(event)
+    round = current_public_round(event)
+    if ranking or event.status == Event.Status.FINISHED:
+        if ranking:
+            lines = [ScreenLine(r.player.public_name, place=i) for i, r in enumerate(ranking, start=1)]
+        else:  # finished without play-offs: the Swiss standings are the final ranking
+            lines = [ScreenLine(s.name, place=s.rank, points=s.points_text) for s in event_standings(event)]
+        return Screen(event, SCREEN_FINAL, round=round, lines=lines)
+    if round is None:
+        return Screen(event, SCREEN_WAITING)
+    if round.closed:
+        lines = [ScreenLine(s.name, place=s.rank, points=s.points_text) for s in event_standings(event)]
+        return Screen(event, SCREEN_STANDINGS, round=round, lines=lines)
+    # Tables still playing on extra time; a table whose result is in is done with it.
+    extended = [
+        ExtraTime(number, minutes)
+        for number, minutes in TableExtension.objects.filter(
+            table__round=round, table__result_entered_at=None
+        )
+        .values_list("table__number")
+        .annotate(minutes=Sum("minutes"))
+        .order_by("table__number")
+    ]
+    pairings, _ = public_pairings.round_pairings(round, public_pairings.pairings_key(round))
+    lines = [
+        ScreenLine(name, table=table, seat=seat)
+        for name, table, seat in public_pairings.alphabetical(pairings)
+    ]
+    return Screen(
+        event, SCREEN_PAIRINGS, round=round, clock=round_clock(round=round), extended=extended, lines=lines
+    )

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.errors import ActionError
-from tournaments.models import Event, Registration, Round, Seat, Table
+from tournaments.models import ANNOUNCEMENT_MAX_CHARS, Event, Registration, Round, Seat, Table
 from tournaments.permissions import can
 from tournaments.services.registration import registration_drop, registration_undrop
 from tournaments.services.results import seat_set_penalty
@@ -87,6 +87,20 @@ def table_extend(*, table: Table, user, minutes: int, reason: str) -> TableExten
         if table.has_result:
             raise ActionError(f"Table {table.number} already has a result.")
         return TableExtension.objects.create(table=table, minutes=minutes, reason=reason[:200], given_by=user)
+
+
+# --- The room's announcement ------------------------------------------------------------
+
+
+def announcement_set(*, event: Event, text: str) -> str:
+    """The line the wall screen shows the room; empty clears it. Only this column is written, so a settings
+    form saved meanwhile keeps its changes and this one."""
+    text = " ".join(text.split())
+    if len(text) > ANNOUNCEMENT_MAX_CHARS:
+        raise ActionError(f"An announcement is one line: {ANNOUNCEMENT_MAX_CHARS} characters at most.")
+    Event.objects.filter(pk=event.pk).update(announcement=text)
+    event.announcement = text
+    return text
 
 
 # --- Time calls (9.020-9.022) -------------------------------------------------------------

@@ -23,6 +23,7 @@ staff = [
     path("e/<slug:slug>/staff/", views.board, name="board"),
     path("e/<slug:slug>/staff/rounds/<int:number>/", views.board, name="board_round"),
     path("e/<slug:slug>/staff/clock/", views.clock_action, name="clock_action"),
+    path("e/<slug:slug>/staff/announcement/", views.announcement, name="announcement"),
     path(
         "e/<slug:slug>/staff/rounds/<int:number>/tables/<int:table>/extend/",
         views.table_extend,

@@ -24,6 +24,7 @@ from tournaments.selectors import current_public_round
 from . import selectors, services
 from . import time_call as time_calls
 from .forms import (
+    AnnouncementForm,
     CalculatorForm,
     ExtendForm,
     PauseForm,
@@ -76,16 +77,52 @@ def _round(event: Event, number: int | None) -> Round:
     return round
 
 
+# The wall screen asks for what changed every POLL_SECONDS, and shows the next page of its list every
+# PAGE_SECONDS (``?page_seconds=`` for a quicker room, and for the tests).
+PROJECTOR_POLL_SECONDS = 15
+PROJECTOR_PAGE_SECONDS = 12
+
+
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
-    """For the room's screen: the clock and the pairings. Public, like the pairings on the wall."""
+    """The room's wall screen, full screen: the clock and the pairings by name, the standings between
+    rounds, the final ranking after the event, and the staff's announcement. Public, like the pairings on
+    the wall."""
     event = get_object_or_404(Event, slug=slug)
     # The room's screen shows what the room may see, even when a staff account opened it: never a draft.
-    round = current_public_round(event)
-    context = {"event": event, "round": round}
-    if round is not None:
-        state, tables = selectors.round_board(round=round)
-        context.update(clock=state, tables=tables)
+    screen = selectors.projector_screen(event=event)
+    if request.htmx and request.GET.get("screen", screen.key) != screen.key:
+        # A new round, the standings or the end of the event: another layout, so the page loads again whole.
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    page_seconds = posted_id(request.GET.get("page_seconds")) or PROJECTOR_PAGE_SECONDS
+    context = {
+        "event": event,
+        "screen": screen,
+        "round": screen.round,
+        "clock": screen.clock,
+        "poll_seconds": PROJECTOR_POLL_SECONDS,
+        "page_seconds": min(max(page_seconds, 1), 120),
+    }
     return render(request, "judging/projector.html", context)
+
+
+@event_staff_required("run")
+def announcement(request: HttpRequest, event: Event) -> HttpResponse:
+    """The announcement line on the wall screen; the judges' board and the staff's rounds page post here."""
+    form = AnnouncementForm(request.POST or None, initial={"announcement": event.announcement})
+    if form.is_bound and form.is_valid():
+        try:
+            text = services.announcement_set(event=event, text=form.cleaned_data["announcement"])
+        except ActionError as exc:
+            form.add_error("announcement", exc.message)
+        else:
+            messages.success(
+                request, "The wall screen shows the announcement." if text else "No announcement."
+            )
+            return redirect(safe_next(request, reverse("judging:board", kwargs={"slug": event.slug})))
+    context = {"event": event, "form": form, "next": safe_next(request)}
+    return render(request, "judging/announcement.html", context, status=400 if form.is_bound else 200)
 
 
 def clock_json(request: HttpRequest, slug: str) -> JsonResponse:
@@ -113,7 +150,12 @@ def clock_json(request: HttpRequest, slug: str) -> JsonResponse:
 def board(request: HttpRequest, event: Event, number: int | None = None) -> HttpResponse:
     """The judge view: clock controls and every table by status."""
     round = selectors.staff_round(event=event, number=number)
-    context = {"event": event, "round": round, "can_manage": can(request.user, event, "manage")}
+    context = {
+        "event": event,
+        "round": round,
+        "can_manage": can(request.user, event, "manage"),
+        "announcement_form": AnnouncementForm(initial={"announcement": event.announcement}),
+    }
     if round is not None:
         state, tables = selectors.round_board(round=round)
         ordered = selectors.sort_by_status(tables)

@@ -109,6 +109,9 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(f"“{value}” is not a time zone name such as Europe/London or America/Chicago.")
 
 
+ANNOUNCEMENT_MAX_CHARS = 200
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration"
@@ -175,6 +178,8 @@ class Event(models.Model):
     )
     paper_size = models.CharField(max_length=10, choices=PaperSize.choices, default=PaperSize.A4)
     publish_penalties = models.BooleanField(default=False, help_text="Show penalties on the public pages.")
+    # One line for the room, set by the event's staff on the judges' board; the wall screen shows it.
+    announcement = models.CharField(max_length=ANNOUNCEMENT_MAX_CHARS, blank=True)
     player_reporting = models.BooleanField(
         default=True,
         help_text="Players report their table's match slip from their phones and the others confirm it. "

@@ -8,6 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from judging.forms import AnnouncementForm
+
 from . import selectors, selectors_reports
 from .errors import ActionError, AlreadyDone
 from .forms_results import OverrideForm, SeatResultForm, initial_for, slip_entries
@@ -39,6 +41,8 @@ def rounds_overview(request: HttpRequest, event: Event) -> HttpResponse:
         "current": current,
         "pairable": pairable,
         "can_manage": can(request.user, event, "manage"),
+        # The room's wall screen shows this line; the form posts to the judges' side.
+        "announcement_form": AnnouncementForm(initial={"announcement": event.announcement}),
         "next_number": (current.number + 1) if current else 1,
     }
     if current is not None and not current.closed:

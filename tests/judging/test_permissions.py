@@ -63,6 +63,8 @@ URLS = [
     ("judging:penalty", "post", {"action": "void", "reason": "mistake"}, RUN),
     ("judging:player_history", "get", None, RUN),
     ("judging:policy", "get", None, MANAGE),
+    ("judging:announcement", "get", None, RUN),
+    ("judging:announcement", "post", {"announcement": "Lunch until 13:30"}, RUN),
     ("judging:projector", "get", None, PUBLIC),
     ("judging:clock_json", "get", None, PUBLIC),
     ("judging:table", "get", None, PUBLIC),
