@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from .errors import SwissError
 from .history import PlayedTable, records, validate_rounds
 from .planning import plan_rounds as plan_rounds_ahead
+from .planning import spread_repeats
 from .rounds import swiss_rounds as count_rounds
 from .rounds import table_sizes
 
@@ -54,6 +55,12 @@ _WINDOW = 3  # tables either side searched for a swap partner
 _GROUP_SAMPLE = 24  # players of equal points searched for a swap partner, wherever they sit
 _EXACT_LIMIT = 48  # up to this many players every player is a swap partner
 _PLAN_LIMIT = 40  # up to this many players the remaining rounds are planned together
+# Tabu steps without a new best after which a plan search stops, when its floor is known to be out of
+# reach and every table of a round must seat a pair that met (12 players at three tables of 4): the
+# floor then counts 9 repeat pairs over four rounds, the best any budget finds is 13, and the search
+# finds its best within 20 steps and then runs out its budget (measured). 11 players (4, 4, 3) still
+# improve after 1,400 steps, so they keep the whole budget.
+_PATIENCE = 200
 _SPREAD_WEIGHT = 4.0  # points² per point between the highest and lowest points at a table
 _POINTS_STEPS = 100  # annealing steps per player spent on points once repeats are settled
 # Standings first: points cost in units larger than any change of repeat cost one swap can make.
@@ -444,7 +451,18 @@ def pair_round(
             history_excess = sum(sum(m.values()) - len(m) for m in met) // 2
             unmet = n * (n - 1) // 2 - sum(len(m) for m in met) // 2
             planned = sum(size * (size - 1) // 2 for size in sizes) * plan_rounds
-            floor = history_excess + max(0, planned - unmet)
+            by_pairs = max(0, planned - unmet)
+            # Fewer tables than seats at a table force repeats in every round, more than the pairs count
+            # says: each round meets the tables of the one before it (the last round played, then the
+            # planned round before it), and no table can split them all up.
+            by_tables = 0
+            if rounds:
+                last = [sum(1 for p in t.players if p in index) for t in rounds[-1]]
+                by_tables = spread_repeats(last, len(sizes))
+            forced = spread_repeats(sizes, len(sizes))
+            by_tables += (plan_rounds - 1) * forced
+            every_table = forced >= len(sizes)
+            floor = history_excess + max(by_pairs, by_tables)
             tables, _excess = plan_rounds_ahead(
                 history,
                 sizes,
@@ -453,6 +471,7 @@ def pair_round(
                 floor,
                 rng,
                 lambda members, size: search.table_cost(members, size)[0],
+                patience=_PATIENCE if by_tables > by_pairs and every_table else None,
             )
             search.restore(tables)
         elif search.total_repeats:
