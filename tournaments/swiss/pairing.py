@@ -142,8 +142,8 @@ class _Search:
         self.top_points = max(pts, default=0.0)
         three_seats = 3 * sizes.count(3)
         bottom = pts[n - three_seats] if three_seats else None
-        zero = [0.0] * n
-        self.extra = {4: zero, 5: zero, 3: zero}
+        self.zero = [0.0] * n
+        self.extra = {4: self.zero, 5: self.zero, 3: self.zero}
         if bottom is not None:
             self.extra[3] = [
                 _FAIRNESS_WEIGHT * threes[i] + _BOTTOM_WEIGHT * max(0.0, pts[i] - bottom) for i in range(n)
@@ -192,28 +192,26 @@ class _Search:
         self.restore(tables)
 
     def table_cost(self, members: list[int], size: int) -> tuple[float, int]:
-        pts, met, extra = self.pts, self.met, self.extra[size]
-        s = s2 = more = 0.0
+        # The hottest function of the search: built-ins over the table's values, and the history looked
+        # up once per pair (same cost as a loop that adds it all up).
+        pts, met = self.pts, self.met
+        values = [pts[a] for a in members]
+        s = sum(values)
+        s2 = sum([x * x for x in values])
+        extra = self.extra[size]
+        more = sum([extra[a] for a in members]) if extra is not self.zero else 0.0
         rep = heavy = 0
-        high, low = -1e18, 1e18
         for i, a in enumerate(members):
-            x = pts[a]
-            s += x
-            s2 += x * x
-            if x > high:
-                high = x
-            if x < low:
-                low = x
-            more += extra[a]
             seen = met[a]
             if seen:
                 for b in members[i + 1 :]:
-                    times = seen.get(b, 0)
-                    rep += times
-                    # Meeting the same opponent a third or fourth time costs more than a first repeat
-                    # elsewhere: repeats are spread over pairs rather than piled on one.
-                    heavy += times * times
-        spread = high - low
+                    times = seen.get(b)
+                    if times:
+                        rep += times
+                        # Meeting the same opponent a third or fourth time costs more than a first repeat
+                        # elsewhere: repeats are spread over pairs rather than piled on one.
+                        heavy += times * times
+        spread = max(values) - min(values)
         points = s2 - s * s / len(members) + _SPREAD_WEIGHT * spread + more
         if self.standings_first:
             level = 1.0 + (s / len(members)) / (self.top_points + 1.0)  # 1 at the bottom, nearly 2 at the top
@@ -255,6 +253,24 @@ class _Search:
         out.extend(q for q in group if self.where[q] != t)
         return out
 
+    def partner(self, p: int) -> int:
+        """One swap partner drawn like a member of ``partners(p, False)`` without building the list: a
+        player of the tables nearby, or of p's points group (a member of a sample of it is a member of
+        the group, drawn evenly; one at p's own table is no swap, which the caller skips)."""
+        rng, tables, t = self.rng, self.tables, self.where[p]
+        low, high = max(0, t - _WINDOW), min(len(tables), t + _WINDOW + 1)
+        nearby = sum(self.sizes[low:high]) - self.sizes[t]
+        group = self.groups[self.pts[p]]
+        pick = rng.randrange(nearby + min(len(group), _GROUP_SAMPLE))
+        if pick >= nearby:
+            return group[rng.randrange(len(group))]
+        for u in range(low, high):
+            if u != t:
+                if pick < self.sizes[u]:
+                    return tables[u][pick]
+                pick -= self.sizes[u]
+        return p
+
     def troubled(self) -> list[int]:
         """Players whose table has repeats, or who pay a bottom-line or fairness cost."""
         out = []
@@ -267,11 +283,24 @@ class _Search:
 
     def descend(self, players: list[int], everyone: bool, passes: int = 6) -> None:
         """Steepest descent: each player in turn takes the best improving swap."""
+        pts, where, repeats, sizes, extra = self.pts, self.where, self.repeats, self.sizes, self.extra
         for _ in range(passes):
             improved = False
             for p in players:
                 best, best_move = -1e-9, None
+                a = where[p]
                 for q in self.partners(p, everyone):
+                    b = where[q]
+                    if (
+                        pts[q] == pts[p]
+                        and not repeats[a]
+                        and not repeats[b]
+                        and extra[sizes[a]][p] == extra[sizes[a]][q]
+                        and extra[sizes[b]][p] == extra[sizes[b]][q]
+                    ):
+                        # Equal points, equal extras, no repeats at either table: the swap can only
+                        # add repeats, never improve (most of a points group's sample, once settled).
+                        continue
                     delta, move = self.swap_delta(p, q)
                     if delta < best:
                         best, best_move = delta, move
@@ -288,7 +317,8 @@ class _Search:
         energy = best_energy
         for step in range(steps):
             temperature = hot * (cold / hot) ** (step / steps)
-            bad = [t for t, r in enumerate(self.repeats) if r]
+            # Settled repeats (the usual case) leave no table to pick from: skip the scan.
+            bad = [t for t, r in enumerate(self.repeats) if r] if self.total_repeats else ()
             if bad and rng.random() < 0.7:
                 p = rng.choice(self.tables[rng.choice(bad)])
             else:
@@ -296,8 +326,7 @@ class _Search:
             if everyone or rng.random() < 0.3:
                 q = rng.randrange(n)
             else:
-                choices = self.partners(p, False)
-                q = rng.choice(choices) if choices else p
+                q = self.partner(p)
             if self.where[q] == self.where[p]:
                 continue
             delta, move = self.swap_delta(p, q)
