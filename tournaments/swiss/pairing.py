@@ -229,6 +229,29 @@ class _Search:
         cb, rb = self.table_cost(mb, self.sizes[b])
         return ca + cb - self.cost[a] - self.cost[b], (a, b, ma, mb, ca, cb, ra, rb)
 
+    def neutral(self, p: int, q: int) -> bool:
+        """Whether swapping p and q (at different tables) leaves every cost as it is: equal points and
+        extras, and no repeat at either table before or after. Such a swap costs zero exactly (the
+        tables' values are the same, seat for seat), so it needs no table costed."""
+        pts, where, repeats, sizes, extra = self.pts, self.where, self.repeats, self.sizes, self.extra
+        a, b = where[p], where[q]
+        if pts[p] != pts[q] or repeats[a] or repeats[b]:
+            return False
+        if extra[sizes[a]][p] != extra[sizes[a]][q] or extra[sizes[b]][p] != extra[sizes[b]][q]:
+            return False
+        met_p, met_q = self.met[p], self.met[q]
+        return not any(m in met_q for m in self.tables[a] if m != p) and not any(
+            m in met_p for m in self.tables[b] if m != q
+        )
+
+    def exchange(self, p: int, q: int) -> None:
+        """Swap p and q when ``neutral(p, q)``: costs and repeat counts stay as they are."""
+        a, b = self.where[p], self.where[q]
+        table_a, table_b = self.tables[a], self.tables[b]
+        table_a[table_a.index(p)] = q
+        table_b[table_b.index(q)] = p
+        self.where[p], self.where[q] = b, a
+
     def apply(self, move) -> None:
         a, b, ma, mb, ca, cb, ra, rb = move
         self.tables[a], self.tables[b] = ma, mb
@@ -312,7 +335,7 @@ class _Search:
 
     def anneal(self, steps: int, hot: float, cold: float, everyone: bool) -> None:
         """Simulated annealing on swaps, mostly moving players out of tables with repeats; keeps the best."""
-        rng, n = self.rng, len(self.pts)
+        rng, n, pts = self.rng, len(self.pts), self.pts
         best_energy, best_tables = self.energy(), [list(m) for m in self.tables]
         energy = best_energy
         for step in range(steps):
@@ -328,6 +351,11 @@ class _Search:
             else:
                 q = self.partner(p)
             if self.where[q] == self.where[p]:
+                continue
+            if pts[p] == pts[q] and self.neutral(p, q):
+                # A zero-cost swap is always taken, and the energy stays where it is (a third of the
+                # steps once repeats are settled).
+                self.exchange(p, q)
                 continue
             delta, move = self.swap_delta(p, q)
             if delta <= 0 or rng.random() < math.exp(-delta / temperature):
