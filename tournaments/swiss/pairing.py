@@ -59,9 +59,10 @@ _PLAN_LIMIT = 40  # up to this many players the remaining rounds are planned tog
 # reach and every table of a round must seat a pair that met (12 players at three tables of 4): the
 # floor then counts 9 repeat pairs over four rounds, the best any budget finds is 13, and in 257 searches
 # in 10 events no new best came more than 16 steps after the one before; the rest of each 1,500-step
-# budget found nothing. 11 players (4, 4, 3) still found new bests after 1,400 idle steps, and the same
-# patience cost them 0.8 repeat pairs an event, so they keep the whole budget.
-_PATIENCE = 200
+# budget found nothing (100 keeps six times that margin). 11 players (4, 4, 3) still found new bests
+# after 1,400 idle steps, and a patience of 200 cost them 0.8 repeat pairs an event, so they keep the
+# whole budget.
+_PATIENCE = 100
 _SPREAD_WEIGHT = 4.0  # points² per point between the highest and lowest points at a table
 _POINTS_STEPS = 100  # annealing steps per player spent on points once repeats are settled
 # Standings first: points cost in units larger than any change of repeat cost one swap can make.
