@@ -255,7 +255,8 @@ def plan_rounds(
     line, fairness, and repeats against the history). First the plan is asked to complete ``current`` as it is; only
     if it cannot, whole plans are searched with the current round free, the planned round that costs
     least is taken as the current round, and it is improved by swaps whose damage to the plan a short
-    tabu search can mend.
+    tabu search can mend. ``patience`` (for a floor known to be out of reach) ends every tabu search
+    after that many steps without a new best.
     """
 
     def round_cost(tables: Tables) -> float:
