@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from tournaments.swiss import pair_round
-from tournaments.swiss.planning import _Golfer, plan_rounds
+from tournaments.swiss.planning import _Golfer, plan_rounds, spread_repeats
 
 from .helpers import names, play
 
@@ -73,3 +73,29 @@ def test_a_plan_keeps_the_best_seating_for_points_when_the_rest_can_follow():
 def test_planning_is_deterministic():
     _, history = play(names(20), 3, seed=4)
     assert pair_round(names(20), history, seed=4) == pair_round(names(20), history, seed=4)
+
+
+def test_the_tables_bound_counts_the_repeats_no_seating_avoids():
+    # Three tables of 4 after three tables of 4: every table holds two players from one earlier table.
+    assert spread_repeats([4, 4, 4], 3) == 3
+    # 11 players (4, 4, 3): the two tables of 4 each leave a pair; the table of 3 splits up.
+    assert spread_repeats([4, 4, 3], 3) == 2
+    # 13 players at four tables: every earlier table can split up.
+    assert spread_repeats([4, 3, 3, 3], 4) == 0
+
+
+def unreachable_plan(seed: int) -> _Golfer:
+    # 12 players, three tables of 4, four rounds: a floor of 0 is far out of reach.
+    golfer = _Golfer([[0] * 12 for _ in range(12)], [4] * 3, random.Random(seed))
+    for _ in range(4):
+        golfer.add_round(golfer.greedy_round())
+    return golfer
+
+
+def test_a_tabu_search_with_patience_stops_when_it_stops_improving():
+    # From scratch the search reaches 13 excess meetings at once and never improves on it (measured on
+    # several seeds): with patience it stops after 200 idle steps with the same plan quality.
+    patient, whole = unreachable_plan(2), unreachable_plan(2)
+    assert patient.tabu(1500, 0, patience=200) < 1500
+    assert whole.tabu(1500, 0) == 1500
+    assert patient.excess == whole.excess

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from .errors import SwissError
 from .history import PlayedTable, records, validate_rounds
 from .planning import plan_rounds as plan_rounds_ahead
+from .planning import spread_repeats
 from .rounds import swiss_rounds as count_rounds
 from .rounds import table_sizes
 
@@ -54,6 +55,14 @@ _WINDOW = 3  # tables either side searched for a swap partner
 _GROUP_SAMPLE = 24  # players of equal points searched for a swap partner, wherever they sit
 _EXACT_LIMIT = 48  # up to this many players every player is a swap partner
 _PLAN_LIMIT = 40  # up to this many players the remaining rounds are planned together
+# Tabu steps without a new best after which a plan search stops, when its floor is known to be out of
+# reach and every table of a round must seat a pair that met (12 players at three tables of 4): the
+# floor then counts 9 repeat pairs over four rounds, the best any budget finds is 13, and in 257 searches
+# in 10 events no new best came more than 16 steps after the one before; the rest of each 1,500-step
+# budget found nothing (100 keeps six times that margin). 11 players (4, 4, 3) still found new bests
+# after 1,400 idle steps, and a patience of 200 cost them 0.8 repeat pairs an event, so they keep the
+# whole budget.
+_PATIENCE = 100
 _SPREAD_WEIGHT = 4.0  # points² per point between the highest and lowest points at a table
 _POINTS_STEPS = 100  # annealing steps per player spent on points once repeats are settled
 # Standings first: points cost in units larger than any change of repeat cost one swap can make.
@@ -135,8 +144,8 @@ class _Search:
         self.top_points = max(pts, default=0.0)
         three_seats = 3 * sizes.count(3)
         bottom = pts[n - three_seats] if three_seats else None
-        zero = [0.0] * n
-        self.extra = {4: zero, 5: zero, 3: zero}
+        self.zero = [0.0] * n
+        self.extra = {4: self.zero, 5: self.zero, 3: self.zero}
         if bottom is not None:
             self.extra[3] = [
                 _FAIRNESS_WEIGHT * threes[i] + _BOTTOM_WEIGHT * max(0.0, pts[i] - bottom) for i in range(n)
@@ -185,28 +194,26 @@ class _Search:
         self.restore(tables)
 
     def table_cost(self, members: list[int], size: int) -> tuple[float, int]:
-        pts, met, extra = self.pts, self.met, self.extra[size]
-        s = s2 = more = 0.0
+        # The hottest function of the search: built-ins over the table's values, and the history looked
+        # up once per pair (same cost as a loop that adds it all up).
+        pts, met = self.pts, self.met
+        values = [pts[a] for a in members]
+        s = sum(values)
+        s2 = sum([x * x for x in values])
+        extra = self.extra[size]
+        more = sum([extra[a] for a in members]) if extra is not self.zero else 0.0
         rep = heavy = 0
-        high, low = -1e18, 1e18
         for i, a in enumerate(members):
-            x = pts[a]
-            s += x
-            s2 += x * x
-            if x > high:
-                high = x
-            if x < low:
-                low = x
-            more += extra[a]
             seen = met[a]
             if seen:
                 for b in members[i + 1 :]:
-                    times = seen.get(b, 0)
-                    rep += times
-                    # Meeting the same opponent a third or fourth time costs more than a first repeat
-                    # elsewhere: repeats are spread over pairs rather than piled on one.
-                    heavy += times * times
-        spread = high - low
+                    times = seen.get(b)
+                    if times:
+                        rep += times
+                        # Meeting the same opponent a third or fourth time costs more than a first repeat
+                        # elsewhere: repeats are spread over pairs rather than piled on one.
+                        heavy += times * times
+        spread = max(values) - min(values)
         points = s2 - s * s / len(members) + _SPREAD_WEIGHT * spread + more
         if self.standings_first:
             level = 1.0 + (s / len(members)) / (self.top_points + 1.0)  # 1 at the bottom, nearly 2 at the top
@@ -223,6 +230,29 @@ class _Search:
         ca, ra = self.table_cost(ma, self.sizes[a])
         cb, rb = self.table_cost(mb, self.sizes[b])
         return ca + cb - self.cost[a] - self.cost[b], (a, b, ma, mb, ca, cb, ra, rb)
+
+    def neutral(self, p: int, q: int) -> bool:
+        """Whether swapping p and q (at different tables) leaves every cost as it is: equal points and
+        extras, and no repeat at either table before or after. Such a swap costs zero exactly (the
+        tables' values are the same, seat for seat), so it needs no table costed."""
+        pts, where, repeats, sizes, extra = self.pts, self.where, self.repeats, self.sizes, self.extra
+        a, b = where[p], where[q]
+        if pts[p] != pts[q] or repeats[a] or repeats[b]:
+            return False
+        if extra[sizes[a]][p] != extra[sizes[a]][q] or extra[sizes[b]][p] != extra[sizes[b]][q]:
+            return False
+        met_p, met_q = self.met[p], self.met[q]
+        return not any(m in met_q for m in self.tables[a] if m != p) and not any(
+            m in met_p for m in self.tables[b] if m != q
+        )
+
+    def exchange(self, p: int, q: int) -> None:
+        """Swap p and q when ``neutral(p, q)``: costs and repeat counts stay as they are."""
+        a, b = self.where[p], self.where[q]
+        table_a, table_b = self.tables[a], self.tables[b]
+        table_a[table_a.index(p)] = q
+        table_b[table_b.index(q)] = p
+        self.where[p], self.where[q] = b, a
 
     def apply(self, move) -> None:
         a, b, ma, mb, ca, cb, ra, rb = move
@@ -248,6 +278,24 @@ class _Search:
         out.extend(q for q in group if self.where[q] != t)
         return out
 
+    def partner(self, p: int) -> int:
+        """One swap partner drawn like a member of ``partners(p, False)`` without building the list: a
+        player of the tables nearby, or of p's points group (a member of a sample of it is a member of
+        the group, drawn evenly; one at p's own table is no swap, which the caller skips)."""
+        rng, tables, t = self.rng, self.tables, self.where[p]
+        low, high = max(0, t - _WINDOW), min(len(tables), t + _WINDOW + 1)
+        nearby = sum(self.sizes[low:high]) - self.sizes[t]
+        group = self.groups[self.pts[p]]
+        pick = rng.randrange(nearby + min(len(group), _GROUP_SAMPLE))
+        if pick >= nearby:
+            return group[rng.randrange(len(group))]
+        for u in range(low, high):
+            if u != t:
+                if pick < self.sizes[u]:
+                    return tables[u][pick]
+                pick -= self.sizes[u]
+        return p
+
     def troubled(self) -> list[int]:
         """Players whose table has repeats, or who pay a bottom-line or fairness cost."""
         out = []
@@ -260,11 +308,24 @@ class _Search:
 
     def descend(self, players: list[int], everyone: bool, passes: int = 6) -> None:
         """Steepest descent: each player in turn takes the best improving swap."""
+        pts, where, repeats, sizes, extra = self.pts, self.where, self.repeats, self.sizes, self.extra
         for _ in range(passes):
             improved = False
             for p in players:
                 best, best_move = -1e-9, None
+                a = where[p]
                 for q in self.partners(p, everyone):
+                    b = where[q]
+                    if (
+                        pts[q] == pts[p]
+                        and not repeats[a]
+                        and not repeats[b]
+                        and extra[sizes[a]][p] == extra[sizes[a]][q]
+                        and extra[sizes[b]][p] == extra[sizes[b]][q]
+                    ):
+                        # Equal points, equal extras, no repeats at either table: the swap can only
+                        # add repeats, never improve (most of a points group's sample, once settled).
+                        continue
                     delta, move = self.swap_delta(p, q)
                     if delta < best:
                         best, best_move = delta, move
@@ -276,12 +337,13 @@ class _Search:
 
     def anneal(self, steps: int, hot: float, cold: float, everyone: bool) -> None:
         """Simulated annealing on swaps, mostly moving players out of tables with repeats; keeps the best."""
-        rng, n = self.rng, len(self.pts)
+        rng, n, pts = self.rng, len(self.pts), self.pts
         best_energy, best_tables = self.energy(), [list(m) for m in self.tables]
         energy = best_energy
         for step in range(steps):
             temperature = hot * (cold / hot) ** (step / steps)
-            bad = [t for t, r in enumerate(self.repeats) if r]
+            # Settled repeats (the usual case) leave no table to pick from: skip the scan.
+            bad = [t for t, r in enumerate(self.repeats) if r] if self.total_repeats else ()
             if bad and rng.random() < 0.7:
                 p = rng.choice(self.tables[rng.choice(bad)])
             else:
@@ -289,9 +351,13 @@ class _Search:
             if everyone or rng.random() < 0.3:
                 q = rng.randrange(n)
             else:
-                choices = self.partners(p, False)
-                q = rng.choice(choices) if choices else p
+                q = self.partner(p)
             if self.where[q] == self.where[p]:
+                continue
+            if pts[p] == pts[q] and self.neutral(p, q):
+                # A zero-cost swap is always taken, and the energy stays where it is (a third of the
+                # steps once repeats are settled).
+                self.exchange(p, q)
                 continue
             delta, move = self.swap_delta(p, q)
             if delta <= 0 or rng.random() < math.exp(-delta / temperature):
@@ -444,7 +510,18 @@ def pair_round(
             history_excess = sum(sum(m.values()) - len(m) for m in met) // 2
             unmet = n * (n - 1) // 2 - sum(len(m) for m in met) // 2
             planned = sum(size * (size - 1) // 2 for size in sizes) * plan_rounds
-            floor = history_excess + max(0, planned - unmet)
+            by_pairs = max(0, planned - unmet)
+            # Fewer tables than seats at a table force repeats in every round, more than the pairs count
+            # says: each round meets the tables of the one before it (the last round played, then the
+            # planned round before it), and no table can split them all up.
+            by_tables = 0
+            if rounds:
+                last = [sum(1 for p in t.players if p in index) for t in rounds[-1]]
+                by_tables = spread_repeats(last, len(sizes))
+            forced = spread_repeats(sizes, len(sizes))
+            by_tables += (plan_rounds - 1) * forced
+            every_table = forced >= len(sizes)
+            floor = history_excess + max(by_pairs, by_tables)
             tables, _excess = plan_rounds_ahead(
                 history,
                 sizes,
@@ -453,6 +530,7 @@ def pair_round(
                 floor,
                 rng,
                 lambda members, size: search.table_cost(members, size)[0],
+                patience=_PATIENCE if by_tables > by_pairs and every_table else None,
             )
             search.restore(tables)
         elif search.total_repeats:

@@ -11,7 +11,9 @@ tabu search (after Dotú and Van Hentenryck): pick a player who meets someone to
 with the player in another table of the same round that removes most excess meetings, forbid undoing
 that swap for a few steps unless it reaches a new best (aspiration), shake the plan on long plateaus,
 and start again from a fresh greedy plan a fixed number of times. Every random choice comes from the
-caller's seeded generator and every loop has a fixed step budget, so the result is deterministic.
+caller's seeded generator and every loop has a fixed step budget, so the result is deterministic; a
+search whose floor is known to be out of reach may also stop after a number of steps without a new best
+(``patience``, counted in steps too).
 """
 
 from __future__ import annotations
@@ -137,15 +139,20 @@ class _Golfer:
 
     # -- search ----------------------------------------------------------------------------------
 
-    def tabu(self, steps: int, floor: int, first: int = 0, wide: bool = True) -> int:
+    def tabu(
+        self, steps: int, floor: int, first: int = 0, wide: bool = True, patience: int | None = None
+    ) -> int:
         """Conflict-directed tabu search on rounds ``first``.. until the excess reaches ``floor``;
-        leaves the best plan found in place and returns the steps used."""
+        leaves the best plan found in place and returns the steps used. With ``patience``, it also stops
+        after that many steps without a new best (for a floor known to be loose)."""
         rng, n = self.rng, self.n
         tabu: dict[tuple[int, int, int], int] = {}
         best_excess, best = self.excess, self.snapshot()
         stale = 0
-        step = 0
+        step = gain = 0
         while step < steps and self.excess > floor:
+            if patience is not None and step - gain >= patience:
+                break
             step += 1
             conflicts = self.conflicts(first)
             if not conflicts:
@@ -156,13 +163,31 @@ class _Golfer:
             else:
                 candidates = [conflicts[rng.randrange(len(conflicts))]]
             choice, choice_change, ties = None, None, 0
+            meet = self.meet
             for k, p in candidates:
-                where = self.where[k]
+                where, tables = self.where[k], self.rounds[k]
                 wp = where[p]
+                # self.change(k, p, q) for every q, with what depends on p alone counted once: the
+                # excess p takes away from its table and the meetings p would add at each other one.
+                mp = meet[p]
+                mates = [m for m in tables[wp] if m != p]
+                leave = sum(1 for m in mates if mp[m] >= 2)
+                join = [0] * len(tables)
+                for m, times in enumerate(mp):
+                    if times:
+                        join[where[m]] += 1
                 for q in range(n):
-                    if where[q] == wp:
+                    b = where[q]
+                    if b == wp:
                         continue
-                    change = self.change(k, p, q)
+                    mq = meet[q]
+                    change = join[b] - leave - (mp[q] >= 1)
+                    for m in mates:
+                        if mq[m]:
+                            change += 1
+                    for m in tables[b]:
+                        if mq[m] >= 2 and m != q:
+                            change -= 1
                     if choice_change is not None and change > choice_change:
                         continue
                     key = (k, p, q) if p < q else (k, q, p)
@@ -180,7 +205,7 @@ class _Golfer:
             self.swap(k, p, q, choice_change)
             tabu[(k, p, q) if p < q else (k, q, p)] = step + 3 + rng.randrange(10)
             if self.excess < best_excess:
-                best_excess, best, stale = self.excess, self.snapshot(), 0
+                best_excess, best, stale, gain = self.excess, self.snapshot(), 0, step
             else:
                 stale += 1
                 if stale > 60 + 4 * n:  # a long plateau: shake the plan
@@ -193,6 +218,18 @@ class _Golfer:
         if self.excess > best_excess:
             self.restore(best)
         return step
+
+
+def spread_repeats(groups: list[int], tables: int) -> int:
+    """The fewest pairs of players from the same group when players from groups of these sizes sit at
+    ``tables`` tables: each group spread as evenly as the tables allow (pigeonhole). With the tables of a
+    round already played as the groups, every such pair meets again, so this bounds the repeat pairs of
+    the next round from below, whatever the pairs count says (12 players at three tables of 4: 3)."""
+    total = 0
+    for size in groups:
+        each, more = divmod(size, tables)
+        total += more * (each + 1) * each // 2 + (tables - more) * each * (each - 1) // 2
+    return total
 
 
 def plan_rounds(
@@ -208,6 +245,7 @@ def plan_rounds(
     steps: int = 1500,
     repair_steps: int = 80,
     repairs: int = 12,
+    patience: int | None = None,
 ) -> tuple[Tables, int]:
     """The current round's tables and the excess meetings of the best plan found.
 
@@ -217,7 +255,8 @@ def plan_rounds(
     line, fairness, and repeats against the history). First the plan is asked to complete ``current`` as it is; only
     if it cannot, whole plans are searched with the current round free, the planned round that costs
     least is taken as the current round, and it is improved by swaps whose damage to the plan a short
-    tabu search can mend.
+    tabu search can mend. ``patience`` (for a floor known to be out of reach) ends every tabu search
+    after that many steps without a new best.
     """
 
     def round_cost(tables: Tables) -> float:
@@ -230,7 +269,7 @@ def plan_rounds(
         golfer.add_round(current)
         for _ in range(rounds - 1):
             golfer.add_round(golfer.greedy_round())
-        golfer.tabu(steps // 2, floor, first=1)
+        golfer.tabu(steps // 2, floor, first=1, patience=patience)
         if golfer.excess <= floor:
             return [list(t) for t in current], golfer.excess
         if best is None or golfer.excess < best[0]:
@@ -244,7 +283,7 @@ def plan_rounds(
         golfer.add_round(current)
         for _ in range(rounds - 1):
             golfer.add_round(golfer.greedy_round())
-        golfer.tabu(steps, floor)
+        golfer.tabu(steps, floor, patience=patience)
         if chosen is None or golfer.excess < chosen.excess:
             chosen = golfer
         elif attempt:
@@ -258,7 +297,7 @@ def plan_rounds(
         golfer.rounds[0], golfer.rounds[k] = golfer.rounds[k], golfer.rounds[0]
         golfer.where[0], golfer.where[k] = golfer.where[k], golfer.where[0]
     if golfer.excess <= best[0]:
-        _improve(golfer, golfer.excess, table_cost, repair_steps, repairs)
+        _improve(golfer, golfer.excess, table_cost, repair_steps, repairs, patience)
         cost = round_cost(golfer.rounds[0])
         if (golfer.excess, cost) < best[:2]:
             best = (golfer.excess, cost, [list(t) for t in golfer.rounds[0]])
@@ -266,7 +305,12 @@ def plan_rounds(
 
 
 def _improve(
-    golfer: _Golfer, floor: int, table_cost: Callable[[list[int], int], float], steps: int, tries: int
+    golfer: _Golfer,
+    floor: int,
+    table_cost: Callable[[list[int], int], float],
+    steps: int,
+    tries: int,
+    patience: int | None = None,
 ) -> None:
     """Swaps in the current round that lower its cost: kept if the plan still has no more than
     ``floor`` excess meetings, mending the later rounds with a short tabu search where needed."""
@@ -294,7 +338,7 @@ def _improve(
                 tries -= 1
                 saved = golfer.snapshot()
                 golfer.swap(0, p, q, change)
-                golfer.tabu(steps, floor, first=1)
+                golfer.tabu(steps, floor, first=1, patience=patience)
                 if golfer.excess <= floor:
                     costs[a], costs[b], improved = ca, cb, True
                 else:
