@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from ninja import Field, NinjaAPI, Schema
+from ninja import Field, NinjaAPI, Schema, Swagger
 from ninja.decorators import decorate_view
 from ninja.errors import ValidationError
 from ninja.pagination import LimitOffsetPagination, paginate
@@ -52,6 +52,8 @@ api = NinjaAPI(
     # The endpoints keep their names in the tournaments namespace (tournaments:api_event, ...);
     # ninja's own pages are tournaments:openapi-json and tournaments:openapi-view.
     urls_namespace="tournaments",
+    # Swagger UI's online validator badge would load an image from validator.swagger.io: off.
+    docs=Swagger(settings={"validatorUrl": None}),
 )
 
 ERRORS = {400: ErrorOut, 404: ErrorOut, 429: RateLimitedOut}
