@@ -24,7 +24,7 @@ from .http_cache import public_page
 from .models import Event, Registration, Round
 from .permissions import role_for
 from .services import rounds as round_services
-from .tables import StandingsTable
+from .tables import StandingsTable, configure_pages
 
 POLL_SECONDS = 20
 # The public pages show the play-off places; everyone after them follows the Swiss standings below.
@@ -193,7 +193,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                 line for line in lines if query.casefold() in line.registration.player.public_name.casefold()
             ]
         table = StandingsTable(lines, event=event)
-        RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
+        configure_pages(request, table, per_page=STANDINGS_PER_PAGE)
         return render_to_string("tournaments/_standings_table.html", {"table": table}, request=request)
 
     table_html = page_cache.build_once(
