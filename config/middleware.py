@@ -67,3 +67,30 @@ class DatabaseBusyMiddleware:
         response = HttpResponse(render_to_string("503.html", {"busy": busy}), status=503)
         response["Retry-After"] = "5"
         return response
+
+
+API_PREFIX = "/api/"
+# Headers an error answer keeps when it is turned into JSON.
+KEPT_HEADERS = ("Allow", "Retry-After", "Cache-Control")
+
+
+class ApiErrorsAsJsonMiddleware:
+    """Under ``/api/`` every error answer is JSON, ``{"detail": "Not Found"}``, never the site's HTML
+    page: the URL resolver's 404 for an unknown path, ninja's 405, Django's 400 and 500 pages, the busy
+    database's 503. The API's own JSON errors (ninja's 400 and 404, the rate limit's 429) pass as they are.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code < 400 or not request.path_info.startswith(API_PREFIX):
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        answer = JsonResponse({"detail": response.reason_phrase}, status=response.status_code)
+        for header in KEPT_HEADERS:
+            if header in response:
+                answer[header] = response[header]
+        return answer

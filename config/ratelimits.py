@@ -105,7 +105,8 @@ def too_many_requests(
     """The 429 answer: JSON for the API, else the site's page (or, for htmx, the message alone)."""
     retry_after = max(int(retry_after), 1)
     if as_json:
-        response = JsonResponse({"error": message, "retry_after": retry_after}, status=429)
+        # "detail" as every error of the API; "error" as it always was.
+        response = JsonResponse({"detail": message, "error": message, "retry_after": retry_after}, status=429)
     else:
         template = "_rate_limited.html" if getattr(request, "htmx", False) else "429.html"
         response = render(

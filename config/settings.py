@@ -62,6 +62,9 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "django_htmx",
+    # The read API's docs page takes Swagger UI from ninja's static files (served by WhiteNoise), not a CDN.
+    "ninja",
+    "corsheaders",
     "allauth",
     "allauth.account",
     "accounts",
@@ -73,6 +76,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.HealthzMiddleware",  # first: probes meet no host check or HTTPS redirect
     "django.middleware.security.SecurityMiddleware",
+    # The read API may be read from any origin (CORS_* below), its errors included: above every
+    # middleware that answers by itself.
+    "corsheaders.middleware.CorsMiddleware",
+    # Under /api/ every error is JSON, whoever made it (a 404 from the URL resolver, a 405, a 500).
+    "config.middleware.ApiErrorsAsJsonMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # HTML and JSON leave compressed (a 500-table pairings poll: 450 KB, about 50 KB gzipped). Above every
     # middleware that writes the body; below WhiteNoise, which serves static files pre-compressed. BREACH
@@ -230,6 +238,16 @@ RATELIMIT_USE_CACHE = "default"
 # X-Forwarded-For, the one our outermost proxy appended. allauth's log-in and sign-up limits read it too.
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+
+# CORS (django-cors-headers): the read API only, read-only, any origin, never with credentials (it has
+# none to offer: a browser sends no cookie and reads nothing personal). A page elsewhere may send the
+# conditional headers and read the ETag and Retry-After.
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_HEADERS = ("accept", "if-none-match", "if-modified-since")
+CORS_EXPOSE_HEADERS = ("ETag", "Retry-After")
 
 # Accounts (django-allauth): sign-up with a verified email, log in with email or user name.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"

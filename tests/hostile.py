@@ -59,7 +59,7 @@ hostile_field = st.one_of(st.none(), hostile_text, st.lists(hostile_text, min_si
 EXTRA_NAMES = (
     "q", "sort", "page", "per_page", "_export", "version", "number", "table", "registration", "infraction",
     "report", "seat", "first", "second", "done", "next", "action", "reason", "override", "confirm", "publish",
-    "rounds", "checked_in", "category", "game", "document",
+    "rounds", "checked_in", "category", "game", "document", "limit", "offset",
 )  # fmt: skip
 
 

@@ -1,6 +1,6 @@
 """Each kind of hostile input the walk found, fixed once at its home, checked on its own: a NUL byte in a
 form, a form that cannot be read, a "next" address that is not a path, a slip version that is not a number,
-a delete that penalties block, scoring that is not a finite number."""
+a delete that penalties block, scoring that is not a finite number, a page size that is negative."""
 
 from __future__ import annotations
 
@@ -105,3 +105,10 @@ def test_a_player_id_past_the_database_integers_is_not_found(client):
     event = make_event(organizer=make_user("org-overflow"))
     response = client.get(f"/e/{event.slug}/players/99999999999999999999/")
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("name", ["tournaments:standings", "tournaments:registrations"])
+def test_a_negative_per_page_is_ignored_not_a_500(client, world, name):
+    response = client.get(reverse(name, kwargs={"slug": world.event.slug}), {"per_page": "-1", "page": "3"})
+    assert response.status_code == 200
+    assert len(response.context["table"].page.object_list) == 8

@@ -148,3 +148,19 @@ def api_round(request: HttpRequest, slug: str, number: int) -> str:
 def api_standings(request: HttpRequest, slug: str) -> str:
     event = _event(slug)
     return f"{event.slug}|{selectors.standings_key(event)}"
+
+
+def api_results(request: HttpRequest, slug: str) -> str:
+    """Every game of the published rounds: results and swaps bump the tables' versions, corrections the
+    event's results version (in its row); names come with the registrations."""
+    event = _event(slug)
+    tables = Table.objects.filter(round__event=event, round__published_at__isnull=False).aggregate(
+        tables=Count("pk"), versions=Sum("version"), entered=Max("result_entered_at")
+    )
+    return f"{_event_row(event)}|{_rounds(event)}|{sorted(tables.items())}|{_registrations(event)}"
+
+
+def api_ranking(request: HttpRequest, slug: str) -> str:
+    """The final ranking: the standings it starts from, and the play-off tables that order the top."""
+    event = _event(slug)
+    return f"{event.slug}|{_rounds(event)}|{selectors.standings_key(event)}|{_playoff_tables(event)}"

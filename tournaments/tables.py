@@ -1,10 +1,28 @@
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.core.paginator import EmptyPage, PageNotAnInteger
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from django_tables2 import RequestConfig
 
 from .models import Registration
+
+
+def configure_pages(request: HttpRequest, table: tables.Table, *, per_page: int) -> None:
+    """Sorting and the page from the request, ``per_page`` rows a page whatever the request says.
+
+    django-tables2's own RequestConfig also takes ``?per_page=`` from the visitor: a negative one made its
+    paginator fail (a 500), and the standings page caches its table under a key without it.
+    """
+    RequestConfig(request, paginate=False).configure(table)
+    try:
+        table.paginate(page=int(request.GET.get(table.prefixed_page_field, 1)), per_page=per_page)
+    except (ValueError, PageNotAnInteger):
+        table.paginate(page=1, per_page=per_page)
+    except EmptyPage:
+        table.paginate(page=table.paginator.num_pages, per_page=per_page)
 
 
 class RegistrationTable(tables.Table):

@@ -1,4 +1,4 @@
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
 from . import (
     views,
@@ -11,6 +11,7 @@ from . import (
     views_rounds,
     views_table,
 )
+from .api import api as read_api
 from .http import TokenConverter
 
 register_converter(TokenConverter, "token")
@@ -35,12 +36,8 @@ public = [
     path("invitations/<token:token>/", views_invitations.invitation, name="invitation"),
 ]
 
-api = [
-    path("api/events/", views_public.api_events, name="api_events"),
-    path("api/events/<slug:slug>/", views_public.api_event, name="api_event"),
-    path("api/events/<slug:slug>/rounds/<int:number>/", views_public.api_round, name="api_round"),
-    path("api/events/<slug:slug>/standings/", views_public.api_standings, name="api_standings"),
-]
+# The read API (django-ninja, tournaments.api): its endpoints, /api/openapi.json and the docs at /api/docs.
+api = [path("api/", include(read_api.urls[0]))]
 
 staff = [
     path("events/new/", views.event_create, name="event_create"),

@@ -12,7 +12,6 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
-from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from accounts.permissions import can_create_events
@@ -26,7 +25,7 @@ from .http_cache import public_page
 from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
 from .selectors import waitlist_positions
-from .tables import RegistrationTable
+from .tables import RegistrationTable, configure_pages
 from .views_entries import entry_context
 from .views_invitations import staff_page
 from .views_public import event_home
@@ -162,7 +161,7 @@ def _registration_table(request: HttpRequest, event: Event) -> RegistrationTable
     table = RegistrationTable(registrations, order_by=request.GET.get("sort", "name"))
     table.event = event
     table.waitlist_positions = waitlist_positions(event)
-    RequestConfig(request, paginate={"per_page": 500}).configure(table)
+    configure_pages(request, table, per_page=500)
     return table
 
 

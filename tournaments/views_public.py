@@ -1,4 +1,5 @@
-"""What everyone sees: pairings, standings, a player's rounds, the play-off bracket, and the JSON API.
+"""What everyone sees: pairings, standings, a player's rounds, the play-off bracket (the JSON API is
+tournaments.api).
 
 Pages poll with htmx while a round runs, so a phone on the table shows new pairings and
 results without a manual reload.
@@ -7,11 +8,9 @@ results without a manual reload.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 
-from django.core.serializers.json import DjangoJSONEncoder
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -19,15 +18,13 @@ from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from config.ratelimits import limit_api
-
 from . import exports, page_cache, public_etags, public_pairings, selectors, selectors_table
 from .http import export_format, posted_id
 from .http_cache import public_page
 from .models import Event, Registration, Round
 from .permissions import role_for
 from .services import rounds as round_services
-from .tables import StandingsTable
+from .tables import StandingsTable, configure_pages
 
 POLL_SECONDS = 20
 # The public pages show the play-off places; everyone after them follows the Swiss standings below.
@@ -196,7 +193,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                 line for line in lines if query.casefold() in line.registration.player.public_name.casefold()
             ]
         table = StandingsTable(lines, event=event)
-        RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
+        configure_pages(request, table, per_page=STANDINGS_PER_PAGE)
         return render_to_string("tournaments/_standings_table.html", {"table": table}, request=request)
 
     table_html = page_cache.build_once(
@@ -254,137 +251,3 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 _PLAYING = (Event.Status.RUNNING, Event.Status.PLAYOFFS)
-
-
-# --- JSON API (read-only, public data) -------------------------------------------------
-
-
-def _event_json(event: Event) -> dict:
-    return {
-        "slug": event.slug,
-        "name": event.name,
-        "date": event.date.isoformat(),
-        "venue": event.venue,
-        "sanctioned": event.sanctioned,
-        "status": event.status,
-        "swiss_rounds": event.swiss_rounds,
-        "non_standard": event.non_standard,
-        "round_minutes": event.round_minutes,
-        "url": reverse("tournaments:event_detail", kwargs={"slug": event.slug}),
-    }
-
-
-def _round_json(round: Round, tables: list[selectors.TableView] | None = None) -> dict:
-    data = {"number": round.number, "kind": round.kind, "status": round.status, "label": round.label}
-    if tables is not None:
-        data["tables"] = [
-            {
-                "table": t.table.number,
-                "result_entered": t.table.has_result,
-                "players": [
-                    {
-                        "id": s.registration_id,
-                        "name": s.registration.player.public_name,
-                        "seat": s.seat,
-                        "vp": s.vp,
-                        "super_villains": s.super_villains if t.table.has_result else None,
-                        "placement": s.placement,
-                        "points": float(s.points) if s.points is not None else None,
-                    }
-                    for s in t.seats
-                ],
-            }
-            for t in tables
-        ]
-    return data
-
-
-@limit_api
-@require_safe
-@public_page(public_etags.api_events)
-def api_events(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"events": [_event_json(e) for e in Event.objects.order_by("-date", "name")]})
-
-
-@limit_api
-@require_safe
-@public_page(public_etags.api_event)
-def api_event(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(slug)
-    # Built once per change of the event, its rounds or its players (the same inputs as its ETag).
-    payload = page_cache.build_once(
-        f"api-event:{event.pk}", public_etags.api_event(request, slug), lambda: _json(_event_payload(event))
-    )
-    return HttpResponse(payload, content_type="application/json")
-
-
-def _event_payload(event: Event) -> dict:
-    data = _event_json(event)
-    data["rounds"] = [_round_json(r) for r in selectors.public_rounds(event)]
-    data["players"] = [
-        {
-            "id": r.pk,
-            "name": r.player.public_name,
-            "checked_in": r.checked_in,
-            "waitlisted": r.waitlisted,
-            "dropped": r.dropped,
-            "disqualified": r.disqualified,
-        }
-        for r in Registration.objects.filter(event=event)
-        .select_related("player")
-        .order_by("player__sort_name")
-    ]
-    data["final_ranking"] = [r.player.public_name for r in round_services.final_ranking(event)]
-    return data
-
-
-def _json(data: dict) -> str:
-    return json.dumps(data, cls=DjangoJSONEncoder)
-
-
-@limit_api
-@require_safe
-@public_page(public_etags.api_round)
-def api_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    event = _event(slug)
-    round = get_object_or_404(selectors.public_rounds(event), number=number)
-    # Phones and scoreboards poll it: built once per change of the round's tables, like the page.
-    payload = page_cache.build_once(
-        f"api-round:{round.pk}",
-        public_pairings.pairings_key(round),
-        lambda: _json(_round_json(round, selectors.round_tables(round))),
-    )
-    return HttpResponse(payload, content_type="application/json")
-
-
-@limit_api
-@require_safe
-@public_page(public_etags.api_standings)
-def api_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(slug)
-    payload = page_cache.build_once(
-        f"api-standings:{event.pk}", selectors.standings_key(event), lambda: _standings_json(event)
-    )
-    return HttpResponse(payload, content_type="application/json")
-
-
-def _standings_json(event: Event) -> str:
-    return _json(
-        {
-            "event": event.slug,
-            "tiebreakers": list(selectors.event_tiebreakers(event)),
-            "standings": [
-                {
-                    "rank": line.rank,
-                    "id": line.registration.pk,
-                    "player": line.registration.player.public_name,
-                    "points": line.points,
-                    "tiebreakers": line.tiebreakers,
-                    "games": line.games,
-                    "placements": list(line.placements),
-                    "active": line.active,
-                }
-                for line in selectors.event_standings(event)
-            ],
-        }
-    )
