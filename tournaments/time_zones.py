@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 CACHE_SECONDS = 3600
+EVENT_APPS = frozenset({"tournaments", "judging"})  # the URL namespaces whose ``slug`` names an event
 _PREFIX = "event-tz:"
 
 
@@ -72,9 +73,12 @@ class EventTimeZoneMiddleware:
             timezone.deactivate()
 
     def process_view(self, request, view_func, view_args, view_kwargs) -> None:
+        match = request.resolver_match
+        if match is None or not set(match.namespaces) & EVENT_APPS:
+            return  # e.g. a rulings document's slug is not an event's
         slug = view_kwargs.get("slug")
         name = event_time_zone(slug) if isinstance(slug, str) else None
-        if name is None and request.resolver_match and request.resolver_match.url_name == "event_create":
+        if name is None and match.url_name == "event_create":
             name = default_for(request.user)
         if name in time_zone_names():
             timezone.activate(zoneinfo.ZoneInfo(name))
