@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tournaments.swiss.grouping import grouping_points
+
 pytest.importorskip("scipy")
 
 _PATH = Path(__file__).resolve().parents[1] / "bench" / "bench_fairness.py"
@@ -188,3 +190,11 @@ def test_it_pairs_differences_event_by_event():
     mean, low, high = diff["recall"]
     assert mean == pytest.approx(0.25 / 3)
     assert low < mean < high
+
+
+def test_it_gives_the_engine_the_same_wins_as_the_grouping_module():
+    rng = random.Random("wins")
+    skill = {f"p{i:03d}": rng.gauss(0, 1) for i in range(16)}
+    history, *_ = bench.simulate_event(16, 0, 1.2, "engine", skill)
+    view = bench.records(bench.wins_only(history))
+    assert {p: rec.points for p, rec in view.items()} == grouping_points(history, sorted(skill), "wins")
