@@ -10,7 +10,13 @@ and the same random numbers (paired events):
 - ``top-down``: the top-down fill in standings order, no repeat avoidance (as ``bench_swiss.baseline``,
   but ordered by the engine's full standings, tiebreakers included);
 - ``random``: random seating into ``table_sizes(N)``;
-- ``engine:<policy>``: the engine's other pairing policies (``swiss.pairing.POLICIES``: standings first).
+- ``engine:<policy>``: the engine's other pairing policies (``swiss.pairing.POLICIES``: standings first);
+- experiments (issue 17, chosen with ``--policies``; each defined in its function's docstring):
+  ``bubble4`` / ``bubble8`` (``bubble_seating``: the last Swiss round seats one / two tables of players
+  ranked around the cut line together, new opponents only, only when the round keeps the engine's
+  repeats), ``loose-early`` / ``loose-all`` (``loose_seating``: the engine groups by wins, i.e. first
+  places, instead of points in every round but the last two / in every round), ``tiebreak:<order>``
+  (the engine's events, final standings with another order of the allowed tiebreakers).
 
 Final standings come from the engine's own ``standings`` with its defaults (points 5/3/2/2 and 5/3/2,
 then Super-Villains defeated, opponents' points rate, total VP, seeded draw). Per N, beta and policy,
@@ -23,11 +29,15 @@ over E events, it prints the mean and 95% t-interval of:
   LB = max(0, M - N(N-1)/2), M the pairs seated together over the event;
 - spread: most - fewest points at a table before the round, over the tables of rounds 2 onwards;
 
-then the paired differences engine - top-down in recall and Spearman, with their 95% t-intervals.
+then the paired differences engine - top-down in recall and Spearman, with their 95% t-intervals, and
+for every other policy its paired differences against ``engine``, its repeats above LB (the engine's
+beside it), the events above LB and, for a bubble, the events in which a bubble table was seated.
 
     .venv/bin/python bench/bench_fairness.py            # N = 12..128, 200 events each (slow)
     .venv/bin/python bench/bench_fairness.py --quick    # N = 12, 32, 64, 40 events each
     .venv/bin/python bench/bench_fairness.py --sizes 12,16 --events 20 --processes 2
+    .venv/bin/python bench/bench_fairness.py --sizes 12,32,64 --events 40 --policies experiments
+    .venv/bin/python bench/bench_fairness.py --sizes 64 --events 100 --policies loose-all,bubble4 --json out.json
 
 Exits 1 when, at some N and beta, the engine's recall is below top-down's beyond the interval (upper
 bound of the paired difference engine - top-down < 0), or when the engine's repeats exceed LB in any
