@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tournaments.swiss.grouping import grouping_points
+
 pytest.importorskip("scipy")
 
 _PATH = Path(__file__).resolve().parents[1] / "bench" / "bench_fairness.py"
@@ -99,3 +101,100 @@ def test_a_whole_event_is_reproducible():
 
 def test_every_other_engine_policy_is_measured_beside_the_default():
     assert bench.engine_policies() == ["standings_first"]
+
+
+def test_it_lists_engine_first_then_the_policies_asked_for_once_each():
+    assert bench.parse_policies("bubble4,engine,bubble4") == ("engine", "bubble4")
+    assert bench.parse_policies("experiments") == ("engine", *bench.EXPERIMENTS)
+    assert bench.parse_policies(None) == ("engine", "top-down", "random", "engine:standings_first")
+
+
+def test_it_refuses_an_unknown_policy():
+    with pytest.raises(SystemExit):
+        bench.parse_policies("engine,bubble99")
+
+
+def test_it_plays_a_tiebreaker_experiment_on_the_engine_s_seating():
+    assert bench.seating_policy("tiebreak:opr-sv-vp") == "engine"
+    assert bench.policy_tiebreakers("tiebreak:opr-sv-vp") == ("opponents_points_rate", "super_villains", "vp")
+    assert bench.seating_policy("bubble4") == "bubble4"
+    assert bench.policy_tiebreakers("bubble4") == ("super_villains", "opponents_points_rate", "vp", "draw")
+
+
+def test_it_gives_the_engine_wins_instead_of_points():
+    table = bench.PlayedTable(
+        ("a", "b", "c", "d"), {"a": 2, "b": 5, "c": 3, "d": 2}, placements=("b", "c", "a", "d")
+    )
+    (view,) = bench.wins_only([[table]])
+    assert dict(view[0].points) == {"a": 0.0, "b": 1.0, "c": 0.0, "d": 0.0}
+    assert view[0].players == table.players
+    assert view[0].placements == table.placements
+
+
+def test_it_counts_the_pairs_in_a_round_who_met_before():
+    met = {"a": {"b": 1}, "b": {"a": 1}, "c": {"d": 2}, "d": {"c": 2}}
+    assert bench.round_repeats([["a", "b", "c"], ["d", "e", "f"]], met) == 1
+    assert bench.round_repeats([["a", "c", "e"], ["b", "d", "f"]], met) == 0
+
+
+def test_it_seats_the_four_players_nearest_the_cut_line_when_they_are_new_to_each_other():
+    order = [f"r{i:02d}" for i in range(1, 17)]  # r01 is 1st
+    first = bench.bubble_candidates(order, {}, 8, 4)[0]
+    assert first == ["r07", "r08", "r09", "r10"]  # ranks K-1 .. K+2 around the line between 8th and 9th
+
+
+def test_it_leaves_out_a_bubble_table_with_players_who_met():
+    order = [f"r{i:02d}" for i in range(1, 17)]
+    met = {"r08": {"r09": 1}, "r09": {"r08": 1}}
+    candidates = bench.bubble_candidates(order, met, 8, 4)
+    assert all(not ({"r08", "r09"} <= set(t)) for t in candidates)
+    # Four tables are 6 places from the line in all; the one with the best-placed players comes first.
+    assert candidates[0] == ["r06", "r07", "r08", "r10"]
+
+
+def test_it_seats_no_bubble_before_the_last_round():
+    players = [f"p{i:03d}" for i in range(16)]
+    assert bench.bubble_seating(players, [], "s", rounds=4, tables=1) is None
+
+
+def test_it_seats_a_bubble_table_in_the_last_round_without_adding_repeats():
+    n, rounds = 32, 5
+    rng = random.Random("bubble")
+    skill = {f"p{i:03d}": rng.gauss(0, 1) for i in range(n)}
+    history, *_ = bench.simulate_event(n, 0, 1.2, "engine", skill)
+    history = history[: rounds - 1]
+    players = sorted(skill)
+    seated = bench.bubble_seating(players, history, "fair:32:0", rounds=rounds, tables=1)
+    assert seated is not None
+    assert sorted(p for t in seated for p in t) == players
+    order = [row.player for row in bench.standings(history, active=players, seed="fair:32:0")]
+    assert set(seated[0]) <= set(order[8 - 4 : 8 + 4])  # within four places of the cut line
+    met = {p: rec.opponents for p, rec in bench.records(history).items()}
+    engine = bench.engine_seating(players, history, "fair:32:0", swiss_rounds=rounds)
+    assert bench.round_repeats(seated, met) <= bench.round_repeats(engine, met)
+
+
+def test_it_pairs_differences_event_by_event():
+    rows = [
+        {"recall": 0.5, "spearman": 0.7},
+        {"recall": 0.75, "spearman": 0.8},
+        {"recall": 0.5, "spearman": 0.9},
+    ]
+    base = [
+        {"recall": 0.5, "spearman": 0.6},
+        {"recall": 0.5, "spearman": 0.7},
+        {"recall": 0.5, "spearman": 0.8},
+    ]
+    diff = bench.paired_difference(rows, base)
+    assert diff["spearman"] == (pytest.approx(0.1), pytest.approx(0.1), pytest.approx(0.1))
+    mean, low, high = diff["recall"]
+    assert mean == pytest.approx(0.25 / 3)
+    assert low < mean < high
+
+
+def test_it_gives_the_engine_the_same_wins_as_the_grouping_module():
+    rng = random.Random("wins")
+    skill = {f"p{i:03d}": rng.gauss(0, 1) for i in range(16)}
+    history, *_ = bench.simulate_event(16, 0, 1.2, "engine", skill)
+    view = bench.records(bench.wins_only(history))
+    assert {p: rec.points for p, rec in view.items()} == grouping_points(history, sorted(skill), "wins")
