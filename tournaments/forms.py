@@ -243,9 +243,9 @@ class EventForm(forms.ModelForm):
         widgets = {"date": forms.DateInput(attrs={"type": "date"}), "pairing_policy": forms.RadioSelect}
         labels = {"allow_five_table": "Allow a 5-player table", "pairing_policy": "Pairing"}
         help_texts = {
-            "pairing_policy": "Both keep 3-player tables at the bottom. In simulated events of 12 to 64 players "
-            "both find the strongest players about equally often; standings first seated 23 to 27 repeat pairs "
-            "an event, new opponents first none from 13 players up."
+            "pairing_policy": "Both keep 3-player tables at the bottom and rank by points. In simulated events of "
+            "12 to 128 players new opponents first ranked the strongest players at least as well, with no repeat "
+            "pairs from 13 players up; standings first seated 23 to 27 repeat pairs an event."
         }
 
     def clean_confirm_minutes(self) -> int:

@@ -126,8 +126,8 @@ class Event(models.Model):
     class PairingPolicy(models.TextChoices):
         NEW_OPPONENTS = (
             "new_opponents",
-            "New opponents first: nobody meets the same player twice while it can be avoided; then equal "
-            "points sit together.",
+            "New opponents first: nobody meets the same player twice while it can be avoided; then players "
+            "with as many wins sit together.",
         )
         STANDINGS_FIRST = (
             "standings_first",

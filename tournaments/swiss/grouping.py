@@ -17,7 +17,7 @@ at any N; Spearman rises +0.019 to +0.025 at 64-128 players with beta 1.2 (inter
 the engine's (at the lower bound from 13 players). The price is points spread at a table (most - fewest
 points before the round): 0.4 -> 1.7 at 128 players, 0.8 -> 1.8 at 64, 1.9 -> 2.4 at 32.
 
-The hook, for pairing.pair_round with the default policy (not wired yet)::
+The hook, as pairing.pair_round uses it::
 
     recs = records(rounds)
     points = {p: recs[p].points if p in recs else 0.0 for p in active}   # today: flags use these
@@ -35,10 +35,10 @@ policy ("new_opponents") and "points" for "standings_first", whose point is equa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .errors import SwissError
-from .history import Rounds, records
+from .history import PlayerRecord, Rounds, records
 
 GROUPINGS = ("points", "wins")
 DEFAULT_GROUPING = "wins"  # the default pairing policy's grouping (measured above)
@@ -47,9 +47,13 @@ DEFAULT_GROUPING = "wins"  # the default pairing policy's grouping (measured abo
 def grouping_points(rounds: Rounds, active: Iterable[str], grouping: str = "points") -> dict[str, float]:
     """What the pairing groups each active player by after ``rounds``: their points (``"points"``) or
     their number of first places (``"wins"``); 0 for a player who has not played."""
+    return grouped_by(records(rounds), active, grouping)
+
+
+def grouped_by(recs: Mapping[str, PlayerRecord], active: Iterable[str], grouping: str) -> dict[str, float]:
+    """``grouping_points`` from the players' records (``history.records``), for a caller that has them."""
     if grouping not in GROUPINGS:
         raise SwissError(f"grouping must be one of {', '.join(GROUPINGS)}, not '{grouping}'.")
-    recs = records(rounds)
     if grouping == "wins":
         return {p: float(recs[p].placements[0]) if p in recs else 0.0 for p in active}
     return {p: recs[p].points if p in recs else 0.0 for p in active}

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import SwissError
+from .grouping import DEFAULT_GROUPING, grouped_by
 from .history import PlayedTable, records, validate_rounds
 from .planning import plan_rounds as plan_rounds_ahead
 from .planning import spread_repeats
@@ -468,15 +469,18 @@ def pair_round(
     rng = random.Random(f"dcdb-swiss:{seed}:{number}")
     recs = records(rounds)
     points = {p: recs[p].points if p in recs else 0.0 for p in active}
-    order = _standings_order(active, points, rng)
+    standings_first = policy == "standings_first"
+    # What "equal points together" groups by: wins for new opponents first (issue 17, measured in
+    # grouping.py), points for standings first. Tables are still ordered and flagged by real points.
+    grouped = grouped_by(recs, active, "points" if standings_first else DEFAULT_GROUPING)
+    order = _standings_order(active, grouped, rng)
     index = {p: i for i, p in enumerate(order)}
     met = [
         {index[o]: c for o, c in recs[p].opponents.items() if o in index} if p in recs else {} for p in order
     ]
     threes = [recs[p].three_player_tables if p in recs else 0 for p in order]
 
-    standings_first = policy == "standings_first"
-    search = _Search([points[p] for p in order], met, threes, sizes, rng, standings_first=standings_first)
+    search = _Search([grouped[p] for p in order], met, threes, sizes, rng, standings_first=standings_first)
     everyone = len(order) <= _EXACT_LIMIT
     if standings_first:
         # From the top-down fill in standings order (the search's first tables), swaps that keep the points
