@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 
 
 def wait_for_service_worker(page) -> None:
-    """The worker is installed (its caches warmed), active, and controls this page."""
+    """The worker is installed (its caches warmed) and active, and this page, loaded again, went through
+    it (so it is saved): the first load may have been before the worker took over."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    if not page.evaluate("!!navigator.serviceWorker.controller"):
-        page.reload()
+    page.reload()  # an active worker takes every page loaded after it
     page.wait_for_function("!!navigator.serviceWorker.controller")
+    wait_until_saved(page)
+
+
+def wait_until_saved(page) -> None:
+    """The worker writes a page to its cache just after the page arrives; wait for that."""
+    deadline = time.monotonic() + 10
+    while not page.evaluate("caches.match(location.href).then(found => !!found)"):
+        assert time.monotonic() < deadline, f"{page.url} was not saved"
+        time.sleep(0.05)
 
 
 @contextmanager

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.offline_helpers import phone, wait_for_service_worker
+from tests.offline_helpers import phone, wait_for_service_worker, wait_until_saved
 
 from .conftest import dcdb_document, import_parsed, vs_document
 
@@ -53,6 +53,7 @@ def test_it_shows_an_entry_opened_before_when_offline(chromium, live_server):
         page = saved_rulings_page(context, live_server.url)
         page.goto(f"{live_server.url}/rulings/rule/dcdb/9.020/")
         entry_url = page.url
+        wait_until_saved(page)
         page.goto(f"{live_server.url}/rulings/")
         context.set_offline(True)
         page.goto(entry_url)
