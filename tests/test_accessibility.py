@@ -176,6 +176,6 @@ def test_it_finds_no_violations_in_what_the_pages_show_offline(chromium, live_se
         page.check("input[name=active_seat][value='1']")
         page.click("button:has-text('Record the time call')")
         page.wait_for_selector(".offline-not-saved")
-        assert page.locator("#offline-banner").is_visible()
+        page.wait_for_selector("#offline-banner:not([hidden])")
         found += violations(page, source)
     assert not found, "\n".join(found)

@@ -14,20 +14,32 @@
     return date.toLocaleDateString([], { day: "numeric", month: "short" }) + " " + time;
   }
 
-  // The server's time when this page was made: for a page from the saved copy, when it was saved.
-  function rendered() {
-    var date = new Date(document.body.dataset.rendered || "");
-    return isNaN(date) ? null : date;
+  // When the server sent this page: the saved copy's Date header (the service worker keeps the response
+  // whole), else, for a page not saved, when it was loaded. Not in the page itself, so that two answers
+  // for the same page stay byte for byte the same (ETags, gzip).
+  var loadedAt = new Date(performance.timeOrigin || Date.now());
+  var savedAt = null;
+  function findSavedAt() {
+    if (!window.caches) return Promise.resolve(loadedAt);
+    return caches.match(location.href).then(
+      function (response) {
+        var date = response ? new Date(response.headers.get("Date") || "") : loadedAt;
+        return isNaN(date) ? loadedAt : date;
+      },
+      function () { return loadedAt; },
+    );
   }
 
   function show() {
     var banner = document.getElementById("offline-banner");
     if (!banner) return;
-    var off = offline();
-    banner.hidden = !off;
-    var saved = rendered();
-    var text = off ? "Offline — showing what was saved at " + (saved ? clock(saved) : "an unknown time") : "";
-    if (banner.textContent !== text) banner.textContent = text;
+    if (!offline()) { banner.hidden = true; banner.textContent = ""; return; }
+    (savedAt ? Promise.resolve(savedAt) : findSavedAt()).then(function (date) {
+      savedAt = date;
+      var text = "Offline — showing what was saved at " + clock(date);
+      if (banner.textContent !== text) banner.textContent = text;
+      banner.hidden = !offline();
+    });
   }
 
   function notSaved(form) {

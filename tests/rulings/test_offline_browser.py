@@ -58,6 +58,5 @@ def test_it_shows_an_entry_opened_before_when_offline(chromium, live_server):
         context.set_offline(True)
         page.goto(entry_url)
         assert "Each round lasts 50 minutes" in page.inner_text(".permalink .entry-text")
-        banner = page.locator("#offline-banner")
-        assert banner.is_visible()
+        banner = page.wait_for_selector("#offline-banner:not([hidden])")
         assert banner.inner_text().startswith("Offline — showing what was saved at ")
