@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from config.offline import service_worker
+
 urlpatterns = [
+    path("sw.js", service_worker, name="service_worker"),
     path("", include("tournaments.urls")),
     path("rulings/", include("rulings.urls")),
     path("judging/", include("judging.urls")),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -522,3 +523,43 @@ def _without_term(shown: ShownEntry, term: str) -> ShownEntry:
             kept.append(segment)
         position = end
     return ShownEntry(shown.entry, kept, shown.children)
+
+
+# --- The copy a judge's phone keeps for searching offline (static/js/offline-search.js) ---------------
+
+OFFLINE_TEXT_CHARS = 400  # enough to recognise the answer; the entry page itself has the rest
+
+
+def offline_index_version() -> str:
+    """Changes exactly when the current documents change (each import has its own checksum)."""
+    checksums = sorted(Document.objects.filter(is_current=True).values_list("checksum", flat=True))
+    return hashlib.sha256("\n".join(checksums).encode()).hexdigest()[:20]
+
+
+def offline_index() -> list[dict[str, str]]:
+    """Every entry of the current documents, compact: address (u), game (g), document (d), number (n),
+    title (t), text trimmed (x) and card name (c). Two queries."""
+    entries = (
+        Entry.objects.filter(document__is_current=True)
+        .select_related("document__game", "card")
+        .only(
+            "key", "kind", "number", "title", "text", "document__slug", "document__title",
+            "document__game__code", "card__name",
+        )
+        .order_by("document__game__code", "document_id", "order")
+    )  # fmt: skip
+    rows = []
+    for entry in entries:
+        text = entry.text if len(entry.text) <= OFFLINE_TEXT_CHARS else entry.text[:OFFLINE_TEXT_CHARS] + "…"
+        rows.append(
+            {
+                "u": entry.get_absolute_url(),
+                "g": entry.document.game.code,
+                "d": entry.document.title,
+                "n": entry.number,
+                "t": entry.title or ("" if entry.number else entry.get_kind_display()),
+                "x": text,
+                "c": entry.card.name if entry.card else "",
+            }
+        )
+    return rows

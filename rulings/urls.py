@@ -26,6 +26,7 @@ register_converter(NumberConverter, "number")
 app_name = "rulings"
 urlpatterns = [
     path("", views.index, name="index"),
+    path("offline-index.json", views_read.offline_index, name="offline_index"),
     path("rule/<slug:game>/<number:number>/", views.rule, name="rule"),
     path("cards/<slug:game>/", views.cards, name="cards"),
     path("glossary/<slug:game>/", views_read.glossary, name="glossary"),

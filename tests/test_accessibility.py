@@ -14,6 +14,8 @@ from django.urls import reverse
 
 from rulings import search, services
 from tests.factories import add_staff, make_event, make_players, make_user
+from tests.judging.helpers import time_up
+from tests.offline_helpers import phone, wait_for_service_worker
 from tests.rulings.conftest import dcdb_document, vs_document
 from tests.tournaments.flow import play_round
 from tournaments.models import Seat
@@ -143,4 +145,37 @@ def test_it_finds_no_violations_on_the_main_pages_of_every_role(
                 found += [f"{username or 'anonymous'} {path}: {v}" for v in violations(page, source)]
         finally:
             context.close()
+    assert not found, "\n".join(found)
+
+
+def test_it_finds_no_violations_in_what_the_pages_show_offline(chromium, live_server, event_in_progress):
+    """Issue 18: the offline banner, the search of the saved copy, the calculator's own result and the
+    note that a time call was not saved."""
+    event, table, _ = event_in_progress
+    time_up(table.round)
+    source = axe_source()
+    found = []
+    with phone(chromium) as context:
+        log_in(context, live_server.url, "judy")
+        page = context.new_page()
+        table_url = live_server.url + reverse(
+            "judging:table", args=[event.slug, table.round.number, table.number]
+        )
+        page.goto(table_url)
+        wait_for_service_worker(page)
+        page.goto(live_server.url + reverse("rulings:index"))
+        context.set_offline(True)
+        page.fill("#id_q", "time is called")
+        page.wait_for_selector(".offline-note")
+        found += violations(page, source)
+        page.goto(live_server.url + reverse("judging:calculator"))
+        page.select_option("#id_active_seat", "2")
+        page.wait_for_selector("#sequence")
+        found += violations(page, source)
+        page.goto(table_url)
+        page.check("input[name=active_seat][value='1']")
+        page.click("button:has-text('Record the time call')")
+        page.wait_for_selector(".offline-not-saved")
+        page.wait_for_selector("#offline-banner:not([hidden])")
+        found += violations(page, source)
     assert not found, "\n".join(found)

@@ -1,0 +1,107 @@
+// Issue 18: the rulings search without a network. The service worker keeps /rulings/offline-index.json
+// (every entry of the current documents); offline, this searches that copy with MiniSearch and shows the
+// results in the search page's own list, saying how old the copy is.
+(function () {
+  var loaded = null; // a promise of {search, saved}
+
+  function load(url) {
+    if (!loaded) {
+      loaded = fetch(url).then(function (response) {
+        if (!response.ok) throw new Error("no saved copy");
+        var saved = new Date(response.headers.get("Date") || "");
+        return response.json().then(function (data) {
+          var search = new MiniSearch({
+            idField: "u",
+            fields: ["n", "t", "c", "x"],
+            storeFields: ["u", "g", "d", "n", "t", "c", "x"],
+          });
+          search.addAll(data.entries);
+          return { search: search, saved: isNaN(saved) ? null : saved };
+        });
+      });
+      loaded.catch(function () { loaded = null; });
+    }
+    return loaded;
+  }
+
+  function el(tag, text, className) {
+    var node = document.createElement(tag);
+    if (text) node.textContent = text;
+    if (className) node.className = className;
+    return node;
+  }
+
+  function find(search, query, game) {
+    var options = { prefix: true, fuzzy: 0.2, boost: { n: 4, t: 2, c: 2 }, combineWith: "AND" };
+    var hits = search.search(query, options);
+    if (!hits.length) hits = search.search(query, Object.assign({}, options, { combineWith: "OR" }));
+    var number = query.trim();
+    hits.sort(function (a, b) { return (b.n === number) - (a.n === number); }); // a rule number: it first
+    if (game) hits = hits.filter(function (hit) { return hit.g === game; });
+    return hits.slice(0, 20);
+  }
+
+  // The same list as templates/rulings/_results.html, built from text only.
+  function render(target, query, copy, hits) {
+    var inner = el("div");
+    inner.id = "results-inner";
+    inner.setAttribute("aria-live", "polite");
+    var when = copy.saved && window.dcdbOffline ? window.dcdbOffline.clock(copy.saved) : "an unknown time";
+    inner.appendChild(el("p", "Offline: searching the copy saved at " + when + ".", "message offline-note"));
+    if (!hits.length) {
+      inner.appendChild(el("p", "Nothing in the saved copy answers “" + query + "”.", "rulings-empty"));
+    } else {
+      var list = el("ol", "", "rulings-results");
+      hits.forEach(function (hit) {
+        var item = el("li", "", "rulings-hit");
+        var link = el("a", "", "hit-link");
+        link.href = hit.u;
+        link.appendChild(el("span", [hit.n, hit.t].filter(Boolean).join(" "), "entry-label"));
+        item.appendChild(link);
+        if (hit.c) item.appendChild(el("span", " ruling on " + hit.c, "muted small"));
+        item.appendChild(el("p", hit.x, "snippet"));
+        item.appendChild(el("p", hit.d, "hit-source muted small"));
+        list.appendChild(item);
+      });
+      inner.appendChild(list);
+    }
+    target.replaceChildren(inner);
+  }
+
+  function searchOffline(form) {
+    var query = form.elements.q.value.trim();
+    var target = document.getElementById("results");
+    if (!query || !target) return;
+    var game = form.elements.game ? form.elements.game.value : "";
+    load(form.dataset.offlineIndex).then(
+      function (copy) { render(target, query, copy, find(copy.search, query, game === "all" ? "" : game)); },
+      function () {
+        target.replaceChildren(el("p", "Offline, and no copy of the documents is saved on this device yet.", "message error"));
+      },
+    );
+  }
+
+  function searchForm(elt) {
+    return elt && elt.closest ? elt.closest("form.rulings-search") : null;
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = searchForm(e.detail.elt);
+    if (form && window.dcdbOffline && window.dcdbOffline.offline()) {
+      e.preventDefault();
+      searchOffline(form);
+    }
+  });
+  document.addEventListener("htmx:sendError", function (e) {
+    var form = searchForm(e.detail.elt);
+    if (form) searchOffline(form);
+  });
+  // Opened offline with a question (the top bar's search on another page): the saved search page
+  // comes up, and the question is answered from the saved copy.
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form.rulings-search");
+    var query = new URLSearchParams(location.search).get("q");
+    if (!form || !query || !window.dcdbOffline || !window.dcdbOffline.offline()) return;
+    form.elements.q.value = query;
+    searchOffline(form);
+  });
+})();
