@@ -1,0 +1,66 @@
+"""tournaments.selectors_games: every counted game as plain data, in the order it was played."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tournaments.models import Event, Round, Seat
+from tournaments.people import person_key
+from tournaments.selectors_games import counted_games
+
+pytestmark = pytest.mark.django_db
+
+
+def simulated_event(players: int = 9, seed: int = 1) -> Event:
+    call_command("simulate_event", "--players", str(players), "--seed", str(seed), stdout=io.StringIO())
+    return Event.objects.order_by("-pk").first()
+
+
+def test_it_lists_every_table_of_every_closed_round_in_order():
+    event = simulated_event()
+    games = counted_games(event_ids=[event.pk])
+    tables = sum(r.tables.count() for r in Round.objects.filter(event=event, status=Round.Status.CLOSED))
+    assert len(games) == tables
+    keys = [(g.round_number, g.table_number) for g in games]
+    assert keys == sorted(keys)
+    assert games[-1].round_kind == Round.Kind.FINAL
+    for game in games:
+        assert sorted(s.placement for s in game.seats)[0] == 1
+        assert [s.seat for s in game.seats] == sorted(s.seat for s in game.seats)
+
+
+def test_it_leaves_out_a_table_whose_result_is_missing():
+    event = simulated_event()
+    seat = Seat.objects.filter(round__event=event, round__number=1).first()
+    Seat.objects.filter(pk=seat.pk).update(placement=None)
+    games = counted_games(event_ids=[event.pk])
+    assert all(
+        s.registration_id != seat.registration_id for g in games if g.round_number == 1 for s in g.seats
+    )
+
+
+def test_it_takes_only_the_games_of_the_players_asked_for():
+    event = simulated_event()
+    player_id = Seat.objects.filter(round__event=event).first().registration.player_id
+    games = counted_games(player_ids=[player_id])
+    assert games and all(any(s.player_id == player_id for s in g.seats) for g in games)
+
+
+def test_the_person_is_the_account_when_the_record_has_one():
+    assert person_key(player_id=3, user_id=7) == "u7"
+    assert person_key(player_id=3, user_id=None) == "p3"
+
+
+def test_the_number_of_queries_does_not_grow_with_the_events():
+    simulated_event(9, 1)
+    with CaptureQueriesContext(connection) as one:
+        counted_games()
+    simulated_event(13, 2)
+    with CaptureQueriesContext(connection) as two:
+        counted_games()
+    assert len(one) == len(two) == 2

@@ -1,0 +1,26 @@
+"""Who is one person across events: the one home of that rule for seasons, player history and ratings.
+
+A ``Player`` record is kept across events, but one person may have several: entered twice without an
+email, or under two emails. Records linked to one account are that account's person (they are linked,
+never merged); a record with no account is a person of its own. So a player in one event under two
+records that share an account counts once (the better result counts; see ``seasons``), and two records
+with no account stay two people until the player claims both.
+
+Pure: no Django imports, so the pure cores (season standings, ratings) can use it.
+"""
+
+from __future__ import annotations
+
+
+def person_key(*, player_id: int, user_id: int | None) -> str:
+    """ "u12" for records of account 12, else "p34" for record 34 alone."""
+    return f"u{user_id}" if user_id is not None else f"p{player_id}"
+
+
+def is_account_key(key: str) -> bool:
+    return key.startswith("u")
+
+
+def key_id(key: str) -> int:
+    """The account id of a "u…" key, the record id of a "p…" key."""
+    return int(key[1:])
