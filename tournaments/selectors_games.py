@@ -123,3 +123,22 @@ def counted_games(
         )
     games.sort(key=lambda g: (g.event_date, g.event_id, g.round_number, g.table_number))
     return games
+
+
+def final_places(events: Iterable[Event]) -> dict[int, dict[int, int]]:
+    """Each finished event's final ranking as {event id: {registration id: place}} (1 = the winner).
+
+    An event counts once its final is closed (its status is then "finished"); events still running
+    are absent. The ranking is ``services.rounds.final_ranking``: the final table, the semi-finals,
+    then the Swiss standings. A few queries per event, none per player; cached with the standings.
+    """
+    from .services.rounds import final_ranking  # services import selectors: import here, not at the top
+
+    places: dict[int, dict[int, int]] = {}
+    for event in events:
+        if event.status != Event.Status.FINISHED:
+            continue
+        ranking = final_ranking(event)
+        if ranking:
+            places[event.pk] = {registration.pk: n for n, registration in enumerate(ranking, start=1)}
+    return places

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tournaments.models import Event, Round, Seat
 from tournaments.people import person_key
-from tournaments.selectors_games import counted_games
+from tournaments.selectors_games import counted_games, final_places
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +64,16 @@ def test_the_number_of_queries_does_not_grow_with_the_events():
     with CaptureQueriesContext(connection) as two:
         counted_games()
     assert len(one) == len(two) == 2
+
+
+def test_a_finished_event_has_a_place_for_every_player():
+    event = simulated_event()
+    places = final_places([event])[event.pk]
+    assert sorted(places.values()) == list(range(1, event.registrations.count() + 1))
+
+
+def test_an_event_still_running_has_no_final_places():
+    event = simulated_event()
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+    event.refresh_from_db()
+    assert final_places([event]) == {}
