@@ -66,3 +66,32 @@ def calendar_entry(event: Event, *, url: str, host: str) -> bytes:
     entry.add("description", f"DC Comics Deck-Building Game tournament. Pairings and standings: {url}")
     calendar.add_component(entry)
     return calendar.to_ical()
+
+
+class PlayerGamesTable(tables.Table):
+    """A player's games across events (rows: tournaments.history.GameLine), public names only."""
+
+    player = tables.Column(verbose_name="Player")
+    date = tables.Column(accessor="event_date", verbose_name="Date")
+    event = tables.Column(accessor="event_name", verbose_name="Event")
+    round = tables.Column(accessor="round_number", verbose_name="Round")
+    stage = tables.Column(accessor="round_kind", verbose_name="Stage")
+    table = tables.Column(accessor="table_number", verbose_name="Table")
+    size = tables.Column(verbose_name="Players at the table")
+    seat = tables.Column(verbose_name="Seat")
+    placement = tables.Column(verbose_name="Placement")
+    points = tables.Column(verbose_name="Points")
+    vp = tables.Column(verbose_name="VP")
+    opponents = tables.Column(verbose_name="Opponents (turn order)")
+
+    def value_date(self, value) -> str:
+        return value.isoformat()
+
+    def value_stage(self, value) -> str:
+        return {"swiss": "Swiss", "semifinal": "Semi-final", "final": "Final"}.get(value, value)
+
+    def value_points(self, value) -> str:
+        return "" if value is None else f"{value:g}"
+
+    def value_opponents(self, value) -> str:
+        return "; ".join(value)

@@ -3,6 +3,7 @@ from django.urls import include, path, register_converter
 from . import (
     views,
     views_entries,
+    views_history,
     views_invitations,
     views_printing,
     views_public,
@@ -34,6 +35,10 @@ public = [
     path("e/<slug:slug>/rounds/<int:number>/tables/<int:table>/", views_table.table, name="table"),
     path("e/<slug:slug>/players/<int:pk>/drop/", views_table.drop, name="self_drop"),
     path("invitations/<token:token>/", views_invitations.invitation, name="invitation"),
+    # A player across events (tournaments.views_history): <pk> is any record of the person.
+    path("players/<int:pk>/", views_history.player_history, name="player_history"),
+    path("players/<int:pk>/games.csv", views_history.player_games_csv, name="player_games_csv"),
+    path("players/<int:pk>/vs/<int:other>/", views_history.player_vs, name="player_vs"),
 ]
 
 # The read API (django-ninja, tournaments.api): its endpoints, /api/openapi.json and the docs at /api/docs.
