@@ -25,6 +25,7 @@ from ninja.pagination import LimitOffsetPagination, paginate
 from config.ratelimits import limit_api
 
 from . import api_schemas, page_cache, public_etags, public_pairings, selectors
+from .api_players import router as players_router
 from .api_schemas import (
     ErrorOut,
     EventDetailOut,
@@ -224,3 +225,7 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
             f"api-json:ranking:{event.pk}", version, lambda: api_schemas.ranking(event).model_dump_json()
         )
     )
+
+
+# A player across events and a head-to-head (tournaments.api_players).
+api.add_router("/players/", players_router)
