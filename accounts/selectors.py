@@ -99,6 +99,8 @@ def my_events(*, user) -> dict:
         "upcoming": upcoming,
         "past": past,
         "staff_roles": list(staff),
+        # "My history" (tournaments.views_history) takes any record of the person: the first entered.
+        "history_player_id": registrations[0].player_id if registrations else None,
         # The cards follow the rounds (publish, confirmations) while one of the player's events runs.
         "playing_now": any(e.event.status in running and not e.registration.dropped for e in upcoming),
     }

@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from tournaments.errors import ActionError
-from tournaments.models import short_name_for
+from tournaments.models import Registration, short_name_for
 
 from . import services
 from .export import account_data
@@ -72,6 +72,22 @@ def privacy(request: HttpRequest) -> HttpResponse:
             return redirect("accounts:privacy")
         return render(request, "accounts/privacy.html", {"form": form, "players": players}, status=400)
     return render(request, "accounts/privacy.html", {"form": form, "players": players})
+
+
+@require_GET
+@login_required
+def my_history(request: HttpRequest) -> HttpResponse:
+    """The account's history across events: the public page of the person (any of their records)."""
+    player_id = (
+        Registration.objects.filter(player__user=request.user)
+        .order_by("pk")
+        .values_list("player_id", flat=True)
+        .first()
+    )
+    if player_id is None:
+        messages.info(request, "You have no events yet: your history starts with your first event.")
+        return redirect("accounts:my_events")
+    return redirect("tournaments:player_history", pk=player_id)
 
 
 @require_GET

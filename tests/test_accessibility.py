@@ -83,6 +83,14 @@ def event_in_progress():
 def pages_by_role(event, table, registration) -> dict[str, list[str]]:
     slug = event.slug
     number = table.round.number
+    # Someone who sat at the player's table in round 1: their head-to-head has a game.
+    met = (
+        Seat.objects.filter(table__seats__registration=registration, round__number=1)
+        .exclude(registration=registration)
+        .values_list("registration__player_id", flat=True)
+        .first()
+    )
+    player = registration.player_id
     return {
         "": [
             reverse("tournaments:event_list"),
@@ -97,6 +105,8 @@ def pages_by_role(event, table, registration) -> dict[str, list[str]]:
             reverse("rulings:rule", args=["dcdb", "9.020"]),
             reverse("judging:projector", args=[slug]),
             reverse("judging:public_penalties", args=[slug]),
+            reverse("tournaments:player_history", args=[player]),
+            reverse("tournaments:player_vs", args=[player, met]),
             reverse("account_login"),
             reverse("account_signup"),
         ],
