@@ -45,6 +45,7 @@ class PlayerEventOut(Schema):
     slug: str
     name: str
     date: datetime.date
+    started: bool = Field(description="False while the event takes registrations.")
     finished: bool
     place: int | None = Field(description="Final place once the event is finished; empty before.")
     of: int | None = Field(description="Players in the final ranking.")
@@ -151,6 +152,7 @@ def player(request: HttpRequest, pk: int):
                 "slug": line.slug,
                 "name": line.name,
                 "date": line.date,
+                "started": line.started,
                 "finished": line.finished,
                 "place": line.place,
                 "of": line.of,

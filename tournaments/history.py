@@ -37,6 +37,7 @@ class Entry:
     dropped_after_round: int | None
     place: int | None  # the final place, once the event is finished
     of: int | None  # how many players the final ranking has
+    started: bool = True  # False while the event takes registrations
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,11 @@ class EventLine:
     dropped: bool
     dropped_after_round: int | None
     records: int  # registrations of the person in this event: 2 if entered twice
+    started: bool = True
 
     @property
     def in_progress(self) -> bool:
-        return not self.finished
+        return self.started and not self.finished
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,7 @@ def player_history(
                 dropped_after_round=max((e.dropped_after_round or 0 for e in event_entries), default=0)
                 or None,
                 records=len(event_entries),
+                started=first.started,
             )
         )
     lines.sort(key=lambda line: (line.date, line.event_id), reverse=True)

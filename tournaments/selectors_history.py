@@ -96,6 +96,7 @@ def player_history(*, player_id: int) -> PlayerHistoryPage | None:
             event_name=r.event.name,
             event_date=r.event.date,
             finished=r.event.status == Event.Status.FINISHED,
+            started=r.event.status != Event.Status.REGISTRATION,
             dropped=r.dropped,
             dropped_after_round=r.dropped_after_round,
             place=places.get(r.event_id, {}).get(r.pk),

@@ -42,7 +42,9 @@ class HistoryEventsTable(tables.Table):
         return format_html('<a href="{}">{}</a>', url, value)
 
     def render_place(self, record: EventLine) -> str:
-        if not record.finished:
+        if not record.started:
+            words = "Not started yet"
+        elif not record.finished:
             words = "In progress"
             if record.games:
                 words += (
@@ -52,6 +54,8 @@ class HistoryEventsTable(tables.Table):
             words = f"{ordinal(record.place)} of {record.of}"
         else:
             words = "Did not play" if not record.games else "—"
+        if record.dropped and not record.started:
+            return format_html('{} <span class="badge">withdrawn</span>', words)
         if record.dropped:
             after = f" after round {record.dropped_after_round}" if record.dropped_after_round else ""
             return format_html('{} <span class="badge">dropped{}</span>', words, after)

@@ -96,6 +96,12 @@ def test_an_event_still_running_has_no_place_and_counts_its_points_so_far():
     assert line.in_progress and line.place is None and line.points == 3.0
 
 
+def test_an_event_taking_registrations_is_not_in_progress():
+    not_started = Entry(**{**entry(3, finished=False).__dict__, "started": False})
+    line = player_history(person="u1", entries=[not_started], games=GAMES, names={}).events[0]
+    assert not line.started and not line.in_progress
+
+
 def test_a_player_with_no_games_has_the_events_and_empty_totals():
     history = player_history(person="p9", entries=[entry(3, finished=False)], games=GAMES, names={})
     assert [line.event_id for line in history.events] == [3]

@@ -106,6 +106,7 @@ def test_a_player_with_no_counted_games_gets_the_events_only(client):
     response = client.get(history_url(registration.player))
     assert response.status_code == 200
     assert "Gotham Open" in response.text and "No counted games yet" in response.text
+    assert "Not started yet" in response.text
     assert "Nobody yet" in response.text
 
 
