@@ -224,3 +224,7 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
             f"api-json:ranking:{event.pk}", version, lambda: api_schemas.ranking(event).model_dump_json()
         )
     )
+
+
+# Other apps' endpoints, each on its own Router.
+api.add_router("/seasons/", "seasons.api.router")
