@@ -71,7 +71,18 @@ class SeasonStandingsPage(Page):
         }
 
 
-@router.get("/", response={200: list[SeasonOut], **ERRORS}, url_name="api_seasons", summary="Seasons")
+def read(path: str, **options):
+    """A GET endpoint that HEAD answers too, as tournaments.api's (HEAD stays out of the OpenAPI document)."""
+
+    def register(view):
+        router.get(path, **options)(view)
+        router.api_operation(["HEAD"], path, include_in_schema=False, **options)(view)
+        return view
+
+    return register
+
+
+@read("/", response={200: list[SeasonOut], **ERRORS}, url_name="api_seasons", summary="Seasons")
 @decorate_view(limit_api)
 @paginate(SeasonsPage)
 def seasons(request: HttpRequest):
@@ -84,7 +95,7 @@ def seasons(request: HttpRequest):
     ]
 
 
-@router.get(
+@read(
     "/{slug:slug}/standings/",
     response={200: list[SeasonStandingOut], **ERRORS},
     url_name="api_season_standings",

@@ -10,8 +10,8 @@ from .models import Season
 
 class SeasonTable(tables.Table):
     name = tables.Column(linkify=True, verbose_name="Season", orderable=False)
-    start_date = tables.DateColumn(verbose_name="From", orderable=False)
-    end_date = tables.DateColumn(verbose_name="To", orderable=False)
+    start_date = tables.DateColumn(format="N j, Y", verbose_name="From", orderable=False)
+    end_date = tables.DateColumn(format="N j, Y", verbose_name="To", orderable=False)
     event_count = tables.Column(verbose_name="Events", orderable=False)
 
     class Meta:
