@@ -10,7 +10,7 @@ from tournaments.models import Event
 from .points import MAX_POINTS, PRESETS, SchemeError, clean_scheme
 
 PRESET_CHOICES = [
-    (key, format_html("<strong>{}</strong>: {}", preset.label, preset.description))
+    (key, format_html('{}: <span class="choice-text">{}</span>', preset.label, preset.description))
     for key, preset in PRESETS.items()
 ]
 

@@ -108,6 +108,17 @@ def standings(season: Season) -> SeasonStandings:
     return SeasonStandings(season=season, events=views, lines=lines, names=names)
 
 
+def standings_version(result: SeasonStandings) -> str:
+    """A fingerprint of everything the standings table shows (events, points, names): the rendered table
+    is cached under it, so any change, a correction or a renamed player, makes a new one."""
+    data = (
+        result.season.points,
+        [(v.event.pk, v.event.name, v.finished) for v in result.events],
+        [(line.rank, line.person, line.name, line.points, line.event_points) for line in result.lines],
+    )
+    return hashlib.sha256(repr(data).encode()).hexdigest()[:24]
+
+
 def filter_lines(lines: list[SeasonLine], query: str) -> list[SeasonLine]:
     """The lines whose name holds ``query`` (any case); every line for an empty query. Ranks stay."""
     query = " ".join(query[:MAX_QUERY].casefold().split())
@@ -130,6 +141,7 @@ def season_page(season: Season, *, query: str = "") -> dict:
         "tiebreakers": TIEBREAKERS,
         "tie_note": TIE_NOTE,
         "standings": result,
+        "standings_version": standings_version(result),
     }
 
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.views import organizer_needed
+from tournaments import page_cache
 from tournaments.errors import ActionError
 from tournaments.models import Event
 from tournaments.tables import configure_pages
@@ -48,9 +51,16 @@ def season_list(request: HttpRequest) -> HttpResponse:
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     context = selectors.season_page(season, query=request.GET.get("q", ""))
-    table = SeasonStandingsTable(context["lines"], events=context["events"])
-    configure_pages(request, table, per_page=PER_PAGE)
-    context["table"] = table
+
+    def build() -> str:
+        table = SeasonStandingsTable(context["lines"], events=context["events"])
+        configure_pages(request, table, per_page=PER_PAGE)
+        return render_to_string("seasons/_standings_table.html", {"table": table}, request=request)
+
+    # Rendering a long table costs more than computing it: cached until the standings change.
+    params = "&".join(f"{k}={request.GET.get(k, '')}" for k in ("page", "q"))
+    name = f"season-html:{season.pk}:{hashlib.sha256(params.encode()).hexdigest()[:16]}"
+    context["table_html"] = page_cache.build_once(name, context["standings_version"], build)
     context["is_organizer"] = is_season_organizer(request.user, season)
     return render(request, "seasons/season_detail.html", context)
 

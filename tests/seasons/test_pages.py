@@ -288,3 +288,59 @@ def test_adding_a_co_organizer_from_the_page(client, boss):
     response = client.post(reverse("seasons:organizer_add", args=[season.slug]), {"who": "ghost"})
     assert response.status_code == 400
     assert response.context["organizer_form"]["who"].value() == "ghost"
+
+
+def test_where_event_creation_needs_approval_an_unapproved_account_may_not_create_a_season(client, settings):
+    settings.EVENT_CREATION = "approved"
+    client.force_login(make_user())
+    assert client.get(reverse("seasons:create")).status_code == 403
+    assert client.post(reverse("seasons:create"), season_form()).status_code == 403
+    assert not Season.objects.exists()
+
+
+def test_a_superuser_manages_any_season(client):
+    season = make_season(make_user())
+    client.force_login(make_user(is_superuser=True))
+    assert client.get(reverse("seasons:manage", args=[season.slug])).status_code == 200
+
+
+def test_the_standings_page_shows_a_manage_link_only_to_organizers(client, boss):
+    season = make_season(boss)
+    manage = reverse("seasons:manage", args=[season.slug])
+    assert manage in client.get(season.get_absolute_url()).text
+    client.logout()
+    assert manage not in client.get(season.get_absolute_url()).text
+
+
+def test_the_page_shows_a_renamed_player_at_once(client):
+    boss = make_user()
+    event = finished_event(boss)
+    season = make_season(boss, events=[event])
+    client.get(season.get_absolute_url())
+    player = event.registrations.order_by("pk").first().player
+    player.name = "Renamed Person"
+    player.save()
+    assert "Renamed Person" in client.get(season.get_absolute_url()).text
+
+
+def test_the_page_shows_a_correction_at_once(client):
+    from tournaments.models import Round, Seat, Table
+    from tournaments.services import results
+
+    boss = make_user()
+    event = finished_event(boss)
+    season = make_season(boss, events=[event])
+    before = client.get(season.get_absolute_url()).context["lines"][0].name
+    final = Table.objects.get(round__event=event, round__kind=Round.Kind.FINAL)
+    seats = list(Seat.objects.filter(table=final).order_by("placement"))
+    results.result_override(
+        table=final,
+        order=[s.registration_id for s in reversed(seats)],
+        reason="slip read upside down",
+        expected_version=final.version,
+        user=boss,
+    )
+    response = client.get(season.get_absolute_url())
+    after = response.context["lines"][0].name
+    assert after != before
+    assert response.text.index(after) < response.text.index(before)

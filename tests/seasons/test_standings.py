@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from seasons import selectors
-from tests.factories import make_user
+from tests.factories import make_registration, make_user
 from tests.seasons.helpers import finished_event, make_season, running_event
 from tournaments.models import Player, Registration, Round, Seat, Table
 from tournaments.selectors_games import final_places
@@ -140,3 +140,32 @@ def test_the_number_of_queries_does_not_grow_with_players_or_events():
             selectors.standings(season)
         counts.append(len(queries))
     assert counts[0] == counts[1] == 2
+
+
+def test_every_player_who_played_earns_the_attendance_points():
+    boss = make_user()
+    event = finished_event(boss)
+    season = make_season(boss, events=[event], points={"preset": "custom", "places": [5], "attendance": 2})
+    lines = selectors.standings(season).lines
+    assert [line.points for line in lines] == [7] + [2] * 7
+
+
+def test_a_registered_player_who_never_played_earns_nothing():
+    boss = make_user()
+    event = finished_event(boss)
+    # Checked in but never seated: the event's ranking lists them last, the season leaves them out.
+    absent = make_registration(event, "Never Came", checked_in=True)
+    assert absent.pk in final_places([event])[event.pk]
+    lines = selectors.standings(make_season(boss, events=[event])).lines
+    assert all(line.person != f"p{absent.player_id}" for line in lines)
+
+
+def test_the_name_shown_is_the_persons_latest_record():
+    boss = make_user()
+    event = finished_event(boss)
+    ann = make_user("ann")
+    first, second = event.registrations.order_by("pk")[:2]
+    Player.objects.filter(pk=first.player_id).update(user=ann, name="Ann Old")
+    Player.objects.filter(pk=second.player_id).update(user=ann, name="Ann New")
+    lines = selectors.standings(make_season(boss, events=[event])).lines
+    assert [line.name for line in lines if line.person == f"u{ann.pk}"] == ["Ann New"]
