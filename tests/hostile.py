@@ -146,6 +146,7 @@ def build_world() -> World:
     from judging.models import Infraction
     from judging.services import penalty_record
     from tests.judging.helpers import enter_result
+    from tests.seasons.helpers import make_season
     from tournaments.services import invitations
 
     organizer, head_judge = make_user("olga"), make_user("hedda")
@@ -178,6 +179,10 @@ def build_world() -> World:
     # Table 2 has its slip entered, so the staff slip form comes filled in with valid values and each
     # hostile value in one field (the version, a VP) reaches the code that reads it.
     enter_result(Table.objects.get(round=round, number=2), [5, 4, 3, 2])
+    # A season of the organizer's holding the event, so the season pages' own code runs.
+    season = make_season(organizer, events=[event], name="Hostile Season", end_date=event.date)
+    season_args = {"slug": season.slug, "event_id": str(event.pk)}
+    season_routes = [r.name for r in routes() if r.name.startswith("seasons:") or "api_season" in r.name]
     return World(
         event=event,
         users={"organizer": organizer, "head_judge": head_judge},
@@ -187,7 +192,7 @@ def build_world() -> World:
         penalty=penalty,
         job=job,
         round=round,
-        extra={"tournaments:table_result": {"table": "2"}},
+        extra={"tournaments:table_result": {"table": "2"}, **dict.fromkeys(season_routes, season_args)},
     )
 
 

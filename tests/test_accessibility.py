@@ -17,6 +17,7 @@ from tests.factories import add_staff, make_event, make_players, make_user
 from tests.judging.helpers import time_up
 from tests.offline_helpers import phone, wait_for_service_worker
 from tests.rulings.conftest import dcdb_document, vs_document
+from tests.seasons.helpers import finished_event, make_season
 from tests.tournaments.flow import play_round
 from tournaments.models import Seat
 from tournaments.services import rounds
@@ -77,6 +78,8 @@ def event_in_progress():
     play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(1))
     second = rounds.round_pair(event=event, number=2, publish=True)
     seat = Seat.objects.select_related("table").get(table__round=second, registration=registrations[0])
+    # A season holding a finished event (its standings table) and this one (in progress).
+    make_season(organizer, events=[finished_event(organizer), event], name="Axe Season", end_date=event.date)
     return event, seat.table, registrations[0]
 
 
@@ -109,6 +112,8 @@ def pages_by_role(event, table, registration) -> dict[str, list[str]]:
             reverse("tournaments:player_vs", args=[player, met]),
             reverse("account_login"),
             reverse("account_signup"),
+            reverse("seasons:list"),
+            reverse("seasons:detail", args=["axe-season"]),
         ],
         "pam": [
             reverse("accounts:my_events"),
@@ -132,6 +137,9 @@ def pages_by_role(event, table, registration) -> dict[str, list[str]]:
             reverse("tournaments:staff", args=[slug]),
             reverse("judging:penalties", args=[slug]),
             reverse("tournaments:event_edit", args=[slug]),
+            reverse("seasons:create"),
+            reverse("seasons:edit", args=["axe-season"]),
+            reverse("seasons:manage", args=["axe-season"]),
         ],
     }
 

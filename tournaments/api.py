@@ -229,3 +229,5 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
 
 # A player across events and a head-to-head (tournaments.api_players).
 api.add_router("/players/", players_router)
+# Other apps' endpoints, each on its own Router.
+api.add_router("/seasons/", "seasons.api.router")

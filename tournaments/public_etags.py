@@ -32,6 +32,13 @@ def _event_row(event: Event) -> str:
     return _digest((f.attname, getattr(event, f.attname)) for f in event._meta.concrete_fields)
 
 
+def _seasons(event: Event) -> str:
+    """The seasons the event counts in, as its page links them. One query."""
+    from seasons.models import Season  # seasons builds on tournaments: imported here, not at the top
+
+    return _digest(Season.objects.filter(season_events__event=event).values_list("pk", "slug", "name"))
+
+
 def _rounds(event: Event) -> str:
     """The published rounds, with their state. One query."""
     return _digest(
@@ -74,12 +81,15 @@ def event_page(request: HttpRequest, slug: str) -> str:
     if event.in_registration:
         # The lists of players and the waitlist, the places left and whether registration is open
         # (the deadline passes with time, so the refusal is asked, not derived).
-        return f"reg|{_event_row(event)}|{_registrations(event)}|{self_registration_refusal(event)}"
+        return (
+            f"reg|{_event_row(event)}|{_registrations(event)}|{self_registration_refusal(event)}|"
+            f"{_seasons(event)}"
+        )
     round = selectors.current_public_round(event)
     pairings = public_pairings.pairings_key(round) if round else ""
     return (
         f"live|{_event_row(event)}|{_rounds(event)}|{pairings}|{selectors.standings_key(event)}|"
-        f"{_playoff_tables(event)}"
+        f"{_playoff_tables(event)}|{_seasons(event)}"
     )
 
 

@@ -29,6 +29,8 @@ ENDPOINTS = {
     "/api/events/{slug}/ranking/": "RankingOut",
     "/api/players/{pk}/": "PlayerHistoryOut",
     "/api/players/{pk}/vs/{other}/": "HeadToHeadOut",
+    "/api/seasons/": "PagedSeasonOut",
+    "/api/seasons/{slug}/standings/": "PagedSeasonStandingOut",
 }
 
 

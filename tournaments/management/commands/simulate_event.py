@@ -142,9 +142,24 @@ def _slip(seats: list[Seat], rng: random.Random) -> tuple[list[result_services.S
 
 
 class Simulator:
-    def __init__(self, *, players: int, seed: int) -> None:
-        self.players = players
+    """``date``, ``name`` and ``roster`` (lines as the roster import reads them, e.g. "Ann Archer,ann@x.org")
+    let ``seasons``' simulate_season run several events with a shared pool of players; by default the
+    event is the one the command always made, with ``players`` new names."""
+
+    def __init__(
+        self,
+        *,
+        players: int,
+        seed: int,
+        date: datetime.date = EVENT_DATE,
+        name: str | None = None,
+        roster: list[str] | None = None,
+    ) -> None:
+        self.players = len(roster) if roster is not None else players
         self.seed = seed
+        self.date = date
+        self.name = name or f"Simulated {self.players}-player event seed {seed}"
+        self.roster = roster
         self.rng = random.Random(f"simulate_event:{seed}")
         self.timings = Timings()
         self.tie_questions = 0
@@ -193,14 +208,14 @@ class Simulator:
         t = time.perf_counter()
         event = registration_services.event_create(
             user=self.user,
-            name=f"Simulated {self.players}-player event seed {self.seed}",
-            date=EVENT_DATE,
+            name=self.name,
+            date=self.date,
             # 6-7 players can only play unsanctioned (9.060).
             sanctioned=self.players >= 8,
             seed=self.seed,
         )
-        names = player_names(self.players, self.rng)
-        registrations = registration_services.roster_import(event=event, text="\n".join(names))
+        lines = self.roster if self.roster is not None else player_names(self.players, self.rng)
+        registrations = registration_services.roster_import(event=event, text="\n".join(lines))
         for registration in registrations:
             registration_services.registration_set_checked_in(registration=registration, checked_in=True)
         self.timings.add("registration", t)
