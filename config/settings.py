@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "tournaments",
     "rulings",
     "judging",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("rulings/", include("rulings.urls")),
     path("judging/", include("judging.urls")),
+    path("ratings/", include("ratings.urls")),
     path("accounts/", include("allauth.urls")),
     path("me/", include("accounts.urls")),
     path("admin/", admin.site.urls),

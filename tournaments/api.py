@@ -224,3 +224,9 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
             f"api-json:ranking:{event.pk}", version, lambda: api_schemas.ranking(event).model_dump_json()
         )
     )
+
+
+# Other apps' endpoints, each in its own ninja Router (imported here, at the end: they use Page and ERRORS).
+from ratings.api import router as ratings_router  # noqa: E402
+
+api.add_router("/ratings/", ratings_router)

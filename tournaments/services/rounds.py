@@ -25,6 +25,7 @@ from ..models import (
     SlipReport,
     Table,
 )
+from ..signals import results_changed
 
 
 def _locked_event(event: Event) -> Event:
@@ -344,6 +345,7 @@ def round_close(*, round: Round) -> Round:
             Event.objects.filter(pk=round.event_id).update(status=Event.Status.FINISHED)
         # Compute the new standings once, now, rather than in the first of many page requests.
         transaction.on_commit(lambda: standings_warm(event_id=round.event_id))
+        results_changed.send(sender=Event, event_id=round.event_id)
     return round
 
 
@@ -392,6 +394,7 @@ def round_reopen(*, round: Round) -> Round:
         Event.objects.filter(pk=round.event_id).update(
             results_version=F("results_version") + 1, status=_running_status(round)
         )
+        results_changed.send(sender=Event, event_id=round.event_id)
     return round
 
 
