@@ -176,6 +176,12 @@ class Event(models.Model):
     allow_five_table = models.BooleanField(
         default=False, help_text="Seat five active players at one 5-player table instead of refusing to pair."
     )
+    # Round 1 deals the players over the tables in rating order (ratings app), strongest at different tables.
+    seed_by_rating = models.BooleanField(
+        default=False,
+        help_text="Round 1 seats the highest-rated players at different tables (dealt in rating order, "
+        "table 1 to the last and back); players without a rating are placed at random.",
+    )
     paper_size = models.CharField(max_length=10, choices=PaperSize.choices, default=PaperSize.A4)
     publish_penalties = models.BooleanField(default=False, help_text="Show penalties on the public pages.")
     # One line for the room, set by the event's staff on the judges' board; the wall screen shows it.
