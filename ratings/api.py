@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime
 
 from django.http import Http404, HttpRequest
-from ninja import Field, Router, Schema
+from ninja import Field, Query, Router, Schema
 from ninja.decorators import decorate_view
 from ninja.pagination import paginate
 
@@ -57,7 +57,7 @@ def _out(view: selectors.RatingView) -> dict:
 @router.get("/", response={200: list[RatingOut], **ERRORS}, url_name="api_ratings", summary="Ratings")
 @decorate_view(limit_api)
 @paginate(RatingsPage)
-def ratings(request: HttpRequest, q: str = Field("", max_length=120, description="Part of a public name.")):
+def ratings(request: HttpRequest, q: str = Query("", max_length=120, description="Part of a public name.")):
     """Everyone rated, highest rating first (recomputed when results change, not on request)."""
     return [_out(view) for view in selectors.leaderboard(query=q)]
 

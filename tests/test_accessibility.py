@@ -97,6 +97,7 @@ def pages_by_role(event, table, registration) -> dict[str, list[str]]:
             reverse("rulings:rule", args=["dcdb", "9.020"]),
             reverse("judging:projector", args=[slug]),
             reverse("judging:public_penalties", args=[slug]),
+            reverse("ratings:leaderboard"),
             reverse("account_login"),
             reverse("account_signup"),
         ],
