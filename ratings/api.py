@@ -20,6 +20,17 @@ from . import selectors
 router = Router(tags=["Ratings"])
 
 
+def read(path: str, **options):
+    """A GET endpoint that HEAD answers too (as ``tournaments.api.read``; HEAD stays out of the schema)."""
+
+    def register(view):
+        router.get(path, **options)(view)
+        router.api_operation(["HEAD"], path, include_in_schema=False, **options)(view)
+        return view
+
+    return register
+
+
 class RatingOut(Schema):
     person: str = Field(description='Who: "u<account id>" (all records of one account) or "p<record id>".')
     name: str = Field(description="The public name (the player's privacy choice respected).")
@@ -54,7 +65,7 @@ def _out(view: selectors.RatingView) -> dict:
     }
 
 
-@router.get("/", response={200: list[RatingOut], **ERRORS}, url_name="api_ratings", summary="Ratings")
+@read("/", response={200: list[RatingOut], **ERRORS}, url_name="api_ratings", summary="Ratings")
 @decorate_view(limit_api)
 @paginate(RatingsPage)
 def ratings(request: HttpRequest, q: str = Query("", max_length=120, description="Part of a public name.")):
@@ -62,9 +73,7 @@ def ratings(request: HttpRequest, q: str = Query("", max_length=120, description
     return [_out(view) for view in selectors.leaderboard(query=q)]
 
 
-@router.get(
-    "/{person}/", response={200: RatingOut, **ERRORS}, url_name="api_rating", summary="One person's rating"
-)
+@read("/{person}/", response={200: RatingOut, **ERRORS}, url_name="api_rating", summary="One person's rating")
 @decorate_view(limit_api)
 def rating(request: HttpRequest, person: str):
     """One person's rating; 404 when they have none (no counted game yet, or unknown)."""

@@ -27,6 +27,8 @@ ENDPOINTS = {
     "/api/events/{slug}/results/": "PagedResultOut",
     "/api/events/{slug}/standings/": "StandingsOut",
     "/api/events/{slug}/ranking/": "RankingOut",
+    "/api/ratings/": "PagedRatingOut",
+    "/api/ratings/{person}/": "RatingOut",
 }
 
 
