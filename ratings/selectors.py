@@ -24,6 +24,7 @@ class RatingView:
     games: int
     provisional: bool
     last_played: datetime.date | None
+    computed_at: datetime.datetime | None = None  # when the ratings were last recomputed
     rank: int | None = None  # place on the leaderboard (1 = highest rating), where asked for
     provisional_games: ClassVar[int] = PROVISIONAL_GAMES
 
@@ -41,6 +42,7 @@ _FIELDS = (
     "games",
     "provisional",
     "last_played",
+    "updated_at",
     "player__name",
     "player__public_short_name",
 )
@@ -57,6 +59,7 @@ def _view(row: dict, rank: int | None = None) -> RatingView:
         games=row["games"],
         provisional=row["provisional"],
         last_played=row["last_played"],
+        computed_at=row["updated_at"],
         rank=rank,
     )
 

@@ -14,7 +14,7 @@ class LeaderboardTable(tables.Table):
     rating = tables.Column(verbose_name="Rating")
     uncertainty = tables.Column(verbose_name="±", attrs=PHONE_HIDDEN)
     games = tables.Column(verbose_name="Games")
-    last_played = tables.DateColumn(verbose_name="Last played", attrs=PHONE_HIDDEN, short=True)
+    last_played = tables.DateColumn(verbose_name="Last played", attrs=PHONE_HIDDEN, format="j M Y")
 
     class Meta:
         attrs = {"class": "ratings"}
