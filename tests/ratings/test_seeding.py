@@ -109,3 +109,22 @@ def test_seeding_by_rating_can_be_chosen_before_the_start(organizer_client):
     organizer_client.post(url, settings_data(event, seed_by_rating="on"))
     event.refresh_from_db()
     assert event.seed_by_rating
+
+
+@pytest.mark.django_db
+def test_a_rating_held_by_an_account_seeds_its_record():
+    event = make_event(organizer=make_user(), seed_by_rating=True)
+    registrations = make_players(event, 12)
+    owner = make_user()
+    star = registrations[7]
+    star.player.user = owner
+    star.player.save()
+    second = registrations[2]
+    for person, rating in ((f"u{owner.pk}", 30.0), (f"p{second.player_id}", 20.0)):
+        PlayerRating.objects.create(
+            person=person, mu=rating + 6, sigma=2, rating=rating, games=20, provisional=False
+        )
+    event = rounds.event_start(event=Event.objects.get(pk=event.pk))
+    first = rounds.round_pair(event=event, number=1)
+    tables = dict(Seat.objects.filter(round=first).values_list("registration_id", "table__number"))
+    assert (tables[star.pk], tables[second.pk]) == (1, 2)
