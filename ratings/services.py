@@ -77,40 +77,43 @@ def ratings_inputs() -> tuple[list[RatedGame], dict[str, int], str]:
 
 def ratings_recompute(*, force: bool = False) -> Recompute:
     """Replay every counted game and store everyone's rating (one transaction, bulk writes). Nothing is
-    written when the inputs' digest is the one stored, unless ``force``."""
+    written when the inputs' digest is the one stored, unless ``force``.
+
+    One run at a time: the state row is locked before the games are read, so a run that started on older
+    games can never write over a newer run's ratings (the second run waits, then reads the newer games)."""
     started = time.perf_counter()
-    games, shown, digest = ratings_inputs()
-    state = RatingState.objects.first()
-    if not force and state is not None and state.digest == digest and state.computed_at is not None:
-        return Recompute(False, len(games), 0, time.perf_counter() - started)
-    ratings = rate_games(games)
-    now = timezone.now()
-    rows = [
-        PlayerRating(
-            person=r.person,
-            player_id=shown.get(r.person),
-            mu=r.mu,
-            sigma=r.sigma,
-            rating=r.rating,
-            games=r.games,
-            provisional=r.games < PROVISIONAL_GAMES,
-            last_played=r.last_played,
-            updated_at=now,
-        )
-        for r in ratings.values()
-    ]
+    RatingState.objects.get_or_create(pk=1)
     with transaction.atomic():
-        # One writer at a time: the state row is the lock (created on the first run).
-        state, _ = RatingState.objects.get_or_create(pk=1)
-        state = RatingState.objects.select_for_update().get(pk=state.pk)
+        state = RatingState.objects.select_for_update().get(pk=1)
+        games, shown, digest = ratings_inputs()
+        if not force and state.digest == digest and state.computed_at is not None:
+            return Recompute(False, len(games), 0, time.perf_counter() - started)
+        ratings = rate_games(games)
+        now = timezone.now()
         PlayerRating.objects.all().delete()
-        PlayerRating.objects.bulk_create(rows, batch_size=BATCH)
+        PlayerRating.objects.bulk_create(
+            [
+                PlayerRating(
+                    person=r.person,
+                    player_id=shown.get(r.person),
+                    mu=r.mu,
+                    sigma=r.sigma,
+                    rating=r.rating,
+                    games=r.games,
+                    provisional=r.games < PROVISIONAL_GAMES,
+                    last_played=r.last_played,
+                    updated_at=now,
+                )
+                for r in ratings.values()
+            ],
+            batch_size=BATCH,
+        )
         state.digest = digest
         state.games = len(games)
         state.computed_at = now
         state.seconds = time.perf_counter() - started
         state.save()
-    return Recompute(True, len(games), len(rows), state.seconds)
+    return Recompute(True, len(games), len(ratings), state.seconds)
 
 
 def ratings_recompute_enqueue() -> None:

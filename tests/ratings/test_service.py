@@ -135,3 +135,20 @@ def test_a_claimed_record_is_rated_as_its_account():
     ratings_recompute()
     assert PlayerRating.objects.filter(person=person_key(player_id=player.pk, user_id=user.pk)).exists()
     assert not PlayerRating.objects.filter(person=person_key(player_id=player.pk, user_id=None)).exists()
+
+
+def test_a_failed_recompute_leaves_the_stored_ratings_as_they_were(monkeypatch):
+    from ratings import services
+
+    event = simulated_event()
+    ratings_recompute()
+    before = list(PlayerRating.objects.order_by("person").values_list("person", "mu"))
+    Seat.objects.filter(round__event=event, round__number=1).update(placement=1)
+
+    def broken(games):
+        raise RuntimeError("replay failed")
+
+    monkeypatch.setattr(services, "rate_games", broken)
+    with pytest.raises(RuntimeError):
+        ratings_recompute()
+    assert list(PlayerRating.objects.order_by("person").values_list("person", "mu")) == before
