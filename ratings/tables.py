@@ -22,9 +22,7 @@ class LeaderboardTable(tables.Table):
         row_attrs = {"class": lambda record: "provisional" if record.provisional else ""}
 
     def render_public_name(self, record, value):
-        badge = (
-            format_html(' <span class="badge warn">{}</span>', "provisional") if record.provisional else ""
-        )
+        badge = format_html(' <span class="badge">{}</span>', "provisional") if record.provisional else ""
         return format_html("<bdi>{}</bdi>{}", value, badge)
 
     def render_rating(self, value):
