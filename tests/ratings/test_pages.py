@@ -99,3 +99,20 @@ def test_the_leaderboard_is_only_read():
     from django.test import Client
 
     assert Client().post("/ratings/").status_code == 405
+
+
+def test_the_leaderboard_asks_as_many_queries_for_many_players_as_for_few(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            client.get("/ratings/")
+        return len(captured)
+
+    for n in range(3):
+        rate(Player.objects.create(name=f"Few {n}"), float(n))
+    few = queries()
+    for n in range(80):
+        rate(Player.objects.create(name=f"Many {n}"), float(n))
+    assert queries() == few
