@@ -152,3 +152,17 @@ def test_a_failed_recompute_leaves_the_stored_ratings_as_they_were(monkeypatch):
     with pytest.raises(RuntimeError):
         ratings_recompute()
     assert list(PlayerRating.objects.order_by("person").values_list("person", "mu")) == before
+
+
+def test_the_command_recomputes_and_then_says_nothing_changed():
+    import io
+
+    from django.core.management import call_command
+
+    simulated_event()
+    out = io.StringIO()
+    call_command("ratings_recompute", stdout=out)
+    call_command("ratings_recompute", stdout=out)
+    first, second = out.getvalue().splitlines()
+    assert first.startswith(f"{PlayerRating.objects.count()} ratings from")
+    assert second.startswith("Unchanged")
