@@ -24,7 +24,7 @@ def _results_changed(sender, event_id: int, **kwargs) -> None:
     ratings_recompute_enqueue()
 
 
-_UNKNOWN = object()
+_UNKNOWN = "unknown"  # a string, not object(): it survives pickling (cached records) as equal
 
 
 @receiver(post_init, sender=Player)
@@ -36,7 +36,7 @@ def _remember_account(sender, instance: Player, **kwargs) -> None:
 @receiver(post_save, sender=Player)
 def _account_link_changed(sender, instance: Player, created: bool, update_fields=None, **kwargs) -> None:
     was = getattr(instance, "_ratings_user_id", _UNKNOWN)
-    if was is _UNKNOWN:
+    if was == _UNKNOWN:
         changed = update_fields is None or "user" in update_fields
     else:
         changed = instance.user_id != was

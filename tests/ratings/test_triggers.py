@@ -103,3 +103,22 @@ def test_a_page_view_never_computes_ratings(client):
     simulated_event()
     assert client.get("/ratings/").status_code == 200
     assert not RatingState.objects.exists() and not PlayerRating.objects.exists()
+
+
+def test_a_record_loaded_without_its_account_costs_no_query_and_enqueues_only_for_the_account(
+    django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    from tournaments.models import Player
+
+    event = simulated_event()
+    pk = Seat.objects.filter(round__event=event).first().registration.player_id
+    with django_assert_num_queries(1):
+        player = Player.objects.only("name").get(pk=pk)
+    with django_capture_on_commit_callbacks() as callbacks:
+        player.name = "Renamed"
+        player.save(update_fields=["name"])
+    assert enqueued(callbacks) == 0
+    with django_capture_on_commit_callbacks() as callbacks:
+        player.user = make_user()
+        player.save(update_fields=["user"])
+    assert enqueued(callbacks) == 1
