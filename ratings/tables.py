@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.template.defaultfilters import floatformat
 from django.utils.html import format_html
 
 PHONE_HIDDEN = {"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
@@ -26,7 +27,7 @@ class LeaderboardTable(tables.Table):
         return format_html("<bdi>{}</bdi>{}", value, badge)
 
     def render_rating(self, value):
-        return f"{value:.1f}"
+        return floatformat(value, 1)  # "0.0", never "-0.0"
 
     def render_uncertainty(self, value):
-        return f"{value:.1f}"
+        return floatformat(value, 1)

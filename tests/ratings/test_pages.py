@@ -116,3 +116,9 @@ def test_the_leaderboard_asks_as_many_queries_for_many_players_as_for_few(client
     for n in range(80):
         rate(Player.objects.create(name=f"Many {n}"), float(n))
     assert queries() == few
+
+
+def test_a_rating_just_below_zero_shows_as_zero(client):
+    rate(Player.objects.create(name="Zed Zero"), -0.04)
+    page = client.get("/ratings/").content.decode()
+    assert "-0.0" not in page and ">0.0<" in page
