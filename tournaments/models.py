@@ -180,7 +180,8 @@ class Event(models.Model):
     seed_by_rating = models.BooleanField(
         default=False,
         help_text="Round 1 seats the highest-rated players at different tables (dealt in rating order, "
-        "table 1 to the last and back); players without a rating are placed at random.",
+        "table 1 to the last and back) and players without a rating at random; in simulated events it did "
+        "not change how often the strongest players make the cut.",
     )
     paper_size = models.CharField(max_length=10, choices=PaperSize.choices, default=PaperSize.A4)
     publish_penalties = models.BooleanField(default=False, help_text="Show penalties on the public pages.")
