@@ -11,6 +11,8 @@ and the same random numbers (paired events):
   but ordered by the engine's full standings, tiebreakers included);
 - ``random``: random seating into ``table_sizes(N)``;
 - ``engine:<policy>``: the engine's other pairing policies (``swiss.pairing.POLICIES``: standings first);
+- ``seed-r1`` / ``seed-r1:exact`` (issue 19): round 1 seeded by a rating (skill + noise of sd 1, or the
+  skill itself) with the engine's ``seeding`` (snake order over the tables), then the engine;
 - experiments (issue 17, chosen with ``--policies``; each defined in its function's docstring):
   ``bubble4`` / ``bubble8`` (``bubble_seating``: the last Swiss round seats one / two tables of players
   ranked around the cut line together, new opponents only, only when the round keeps the engine's
@@ -97,7 +99,12 @@ TIEBREAK_ORDERS = {
 }
 BUBBLE_POLICIES = {"bubble4": 1, "bubble8": 2}  # tables seated at the cut line
 LOOSE_POLICIES = {"loose-early": 2, "loose-all": 0}  # the last rounds still grouped by points
-EXPERIMENTS = (*BUBBLE_POLICIES, *LOOSE_POLICIES, *TIEBREAK_ORDERS)
+# Issue 19, an event's "seed round 1 by rating": round 1 is the engine's seeded pairing (``seeding``, snake
+# order over the tables) by a rating = skill + normal noise of this standard deviation (1.0: a rating that
+# correlates about 0.7 with skill, a player base with a few events each; 0.0: the rating is the skill);
+# every later round is the engine's.
+SEED_POLICIES = {"seed-r1": 1.0, "seed-r1:exact": 0.0}
+EXPERIMENTS = (*BUBBLE_POLICIES, *LOOSE_POLICIES, *TIEBREAK_ORDERS, *SEED_POLICIES)
 
 
 # --- the result model -------------------------------------------------------------------------
@@ -272,6 +279,13 @@ def bubble_seating(
     return None
 
 
+def rating_order(skill: Mapping[str, float], n: int, event: int, noise: float) -> list[str]:
+    """The players by a rating of skill plus normal noise (sd ``noise``), highest first (``seed-r1``)."""
+    rng = random.Random(f"fair:rating:{n}:{event}")
+    rating = {p: skill[p] + rng.gauss(0, noise) for p in sorted(skill)}
+    return sorted(rating, key=lambda p: (-rating[p], p))
+
+
 def seating_policy(policy: str) -> str:
     """The seating a policy plays: a tiebreaker experiment plays the engine's seating."""
     return "engine" if policy in TIEBREAK_ORDERS else policy
@@ -380,7 +394,10 @@ def simulate_event(n: int, event: int, beta: float, seating: str, skill: Mapping
     spreads: list[float] = []
     bubbled = False
     for round_ in range(rounds):
-        if seating in BUBBLE_POLICIES and round_ == rounds - 1:
+        if seating in SEED_POLICIES:
+            order = rating_order(skill, n, event, SEED_POLICIES[seating]) if not round_ else None
+            tables = engine_seating(players, history, seed, seeding=order)
+        elif seating in BUBBLE_POLICIES and round_ == rounds - 1:
             bubble = bubble_seating(players, history, seed, rounds, BUBBLE_POLICIES[seating])
             bubbled = bubble is not None
             tables = bubble or engine_seating(players, history, seed, swiss_rounds=rounds)

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "rulings",
     "judging",
     "seasons",
+    "ratings",
 ]
 
 MIDDLEWARE = [

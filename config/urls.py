@@ -9,6 +9,7 @@ urlpatterns = [
     path("rulings/", include("rulings.urls")),
     path("judging/", include("judging.urls")),
     path("seasons/", include("seasons.urls")),
+    path("ratings/", include("ratings.urls")),
     path("accounts/", include("allauth.urls")),
     path("me/", include("accounts.urls")),
     path("admin/", admin.site.urls),

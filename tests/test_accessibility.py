@@ -110,6 +110,7 @@ def pages_by_role(event, table, registration) -> dict[str, list[str]]:
             reverse("judging:public_penalties", args=[slug]),
             reverse("tournaments:player_history", args=[player]),
             reverse("tournaments:player_vs", args=[player, met]),
+            reverse("ratings:leaderboard"),
             reverse("account_login"),
             reverse("account_signup"),
             reverse("seasons:list"),

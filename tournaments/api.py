@@ -231,3 +231,7 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
 api.add_router("/players/", players_router)
 # Other apps' endpoints, each on its own Router.
 api.add_router("/seasons/", "seasons.api.router")
+# Other apps' endpoints, each in its own ninja Router (imported here, at the end: they use Page and ERRORS).
+from ratings.api import router as ratings_router  # noqa: E402
+
+api.add_router("/ratings/", ratings_router)

@@ -114,7 +114,15 @@ class EventForm(forms.ModelForm):
         self.fields["pairing_policy"].required = False
         if self.instance.pk and self.instance.status != Event.Status.REGISTRATION:
             # Games already scored with these points: changing them now would mix two scales.
-            for name in ("scoring_text", "tiebreaker_1", "tiebreaker_2", "tiebreaker_3", "pairing_policy"):
+            locked = (
+                "scoring_text",
+                "tiebreaker_1",
+                "tiebreaker_2",
+                "tiebreaker_3",
+                "pairing_policy",
+                "seed_by_rating",
+            )
+            for name in locked:
                 self.fields[name].disabled = True
                 self.fields[name].help_text = "Locked once the event has started."
 
@@ -232,6 +240,7 @@ class EventForm(forms.ModelForm):
             "turn_order",
             "pairing_policy",
             "allow_five_table",
+            "seed_by_rating",
             "paper_size",
             "publish_penalties",
             "player_reporting",
@@ -241,7 +250,11 @@ class EventForm(forms.ModelForm):
             "registration_deadline",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}), "pairing_policy": forms.RadioSelect}
-        labels = {"allow_five_table": "Allow a 5-player table", "pairing_policy": "Pairing"}
+        labels = {
+            "allow_five_table": "Allow a 5-player table",
+            "pairing_policy": "Pairing",
+            "seed_by_rating": "Seed round 1 by rating",
+        }
         help_texts = {
             "pairing_policy": "Both keep 3-player tables at the bottom and rank by points. In simulated events of "
             "12 to 128 players new opponents first ranked the strongest players at least as well, with no repeat "

@@ -176,6 +176,13 @@ class Event(models.Model):
     allow_five_table = models.BooleanField(
         default=False, help_text="Seat five active players at one 5-player table instead of refusing to pair."
     )
+    # Round 1 deals the players over the tables in rating order (ratings app), strongest at different tables.
+    seed_by_rating = models.BooleanField(
+        default=False,
+        help_text="Round 1 seats the highest-rated players at different tables (dealt in rating order, "
+        "table 1 to the last and back) and players without a rating at random; in simulated events it did "
+        "not change how often the strongest players make the cut.",
+    )
     paper_size = models.CharField(max_length=10, choices=PaperSize.choices, default=PaperSize.A4)
     publish_penalties = models.BooleanField(default=False, help_text="Show penalties on the public pages.")
     # One line for the room, set by the event's staff on the judges' board; the wall screen shows it.

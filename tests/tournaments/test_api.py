@@ -31,6 +31,8 @@ ENDPOINTS = {
     "/api/players/{pk}/vs/{other}/": "HeadToHeadOut",
     "/api/seasons/": "PagedSeasonOut",
     "/api/seasons/{slug}/standings/": "PagedSeasonStandingOut",
+    "/api/ratings/": "PagedRatingOut",
+    "/api/ratings/{person}/": "RatingOut",
 }
 
 

@@ -9,6 +9,7 @@ from django.db.models import ProtectedError
 
 from ..errors import ActionError
 from ..models import Event
+from ..signals import results_changed
 
 # Why a kind of record may not go with the event, by model label; the default covers any other.
 _WHY_KEPT = {
@@ -23,7 +24,9 @@ def event_delete(*, event: Event) -> str:
     name = event.name
     try:
         with transaction.atomic():
+            event_id = event.pk
             event.delete()
+            results_changed.send(sender=Event, event_id=event_id)
     except ProtectedError as exc:
         raise ActionError(blocked_message(name, exc.protected_objects)) from None
     return name

@@ -17,6 +17,7 @@ from django.utils import timezone
 from .. import selectors, swiss
 from ..errors import ActionError
 from ..models import Event, ResultChange, Round, Seat, Table
+from ..signals import results_changed
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,7 @@ def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, r
     if table.round.closed:
         # Standings count closed rounds only: a slip in a running round leaves them (and their cache) as they are.
         Event.objects.filter(pk=table.round.event_id).update(results_version=F("results_version") + 1)
+        results_changed.send(sender=Event, event_id=table.round.event_id)
 
 
 def _apply(entries: list[SeatEntry], seats: list[Seat]) -> None:

@@ -25,6 +25,8 @@ from ..models import (
     SlipReport,
     Table,
 )
+from ..people import person_key
+from ..signals import results_changed
 
 
 def _locked_event(event: Event) -> Event:
@@ -108,9 +110,20 @@ def _write_tables(round: Round, tables: list[tuple[int, tuple[str, ...], list[di
     )
 
 
+def _rating_order(registrations) -> list[str]:
+    """The registrations (ids) that have a rating, highest first (ratings.selectors: one query)."""
+    from ratings.selectors import ratings_for  # the ratings app reads tournaments: import it here
+
+    persons = {str(r.pk): person_key(player_id=r.player_id, user_id=r.player.user_id) for r in registrations}
+    ratings = ratings_for(persons.values())
+    rated = [(ratings[person].rating, pk) for pk, person in persons.items() if person in ratings]
+    return [pk for _, pk in sorted(rated, key=lambda item: (-item[0], int(item[1])))]
+
+
 def _pair_swiss(event: Event, number: int, attempt: int) -> list[tuple[int, tuple[str, ...], list[dict]]]:
     registrations = selectors.pairable_registrations(event)
     names = {str(r.pk): r.player.name for r in registrations}
+    seeding = _rating_order(registrations) if event.seed_by_rating and number == 1 else None
     try:
         pairing = swiss.pair_round(
             list(names),
@@ -121,6 +134,7 @@ def _pair_swiss(event: Event, number: int, attempt: int) -> list[tuple[int, tupl
             policy=event.pairing_policy,
             allow_five=event.allow_five_table,
             swiss_rounds=event.swiss_rounds,
+            seeding=seeding,
         )
     except swiss.FivePlayerError as exc:
         raise ActionError(
@@ -344,6 +358,7 @@ def round_close(*, round: Round) -> Round:
             Event.objects.filter(pk=round.event_id).update(status=Event.Status.FINISHED)
         # Compute the new standings once, now, rather than in the first of many page requests.
         transaction.on_commit(lambda: standings_warm(event_id=round.event_id))
+        results_changed.send(sender=Event, event_id=round.event_id)
     return round
 
 
@@ -392,6 +407,7 @@ def round_reopen(*, round: Round) -> Round:
         Event.objects.filter(pk=round.event_id).update(
             results_version=F("results_version") + 1, status=_running_status(round)
         )
+        results_changed.send(sender=Event, event_id=round.event_id)
     return round
 
 

@@ -16,13 +16,16 @@ Rounds and tables
         9.010: as many 4-player tables as possible, 3-player tables last; [5] only with allow_five.
 
 Pairing
-    pair_round(players, rounds=(), *, seed, round_number=None, turn_order="random", allow_five=False)
+    pair_round(players, rounds=(), *, seed, round_number=None, turn_order="random", allow_five=False,
+               seeding=None)
         -> Pairing(round_number, tables: tuple[PairedTable(number, players, flags), ...])
+        ``seeding`` (round 1 only): players strongest first, dealt over the tables in snake order
+        (``snake_tables``); players not listed are shuffled and dealt after them; flag "seeded".
         ``players``: active players; ``rounds``: finished Swiss rounds, oldest first, each a sequence of
         PlayedTable(players (turn order), points, vp={}, super_villains={}, placements=None).
         ``turn_order``: "random" | "balanced". Same input, same output. Flags: Flag(kind, player,
         points, opponent, count) with ``.text``; kinds pulled_down, pulled_up, repeat_opponent,
-        three_player_table_again, five_player_table.
+        three_player_table_again, five_player_table, seeded.
     table_flags(players, rounds=()) -> tuple[Flag, ...]
         The same flags for any table of ``players`` (turn order) after ``rounds``: a swap made by hand.
 

@@ -75,7 +75,8 @@ _STANDINGS_STEPS = 60  # annealing steps per player spent on repeats within the 
 class Flag:
     """Why a table looks the way it does; ``text`` is what a staff page shows."""
 
-    kind: str  # pulled_down | pulled_up | repeat_opponent | three_player_table_again | five_player_table
+    # pulled_down | pulled_up | repeat_opponent | three_player_table_again | five_player_table | seeded
+    kind: str
     player: str
     points: float | None = None  # pulled down/up by this many points
     opponent: str | None = None  # repeat_opponent: met before
@@ -93,6 +94,8 @@ class Flag:
             return f"{self.player}: 3-player table number {self.count}"
         if self.kind == "five_player_table":
             return "one 5-player table (5 active players)"
+        if self.kind == "seeded":
+            return f"{self.player}: seed {self.count} by rating, this table's top seed"
         return f"{self.player}: {self.kind}"
 
 
@@ -396,6 +399,49 @@ def _turn_order(members: list[str], seats: dict[str, list[int]], mode: str, rng:
     return best
 
 
+def snake_tables(order: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
+    """Deal ``order`` over tables of ``sizes`` in snake order: 1, 2, ..., n, n, ..., 1, 1, 2, ... (a full
+    table is skipped), so the first n players sit at n different tables and each table's strength evens out."""
+    if len(order) != sum(sizes):
+        raise SwissError(f"{len(order)} players cannot fill tables of {sum(sizes)} seats.")
+    tables: list[list[str]] = [[] for _ in sizes]
+    forward = list(range(len(sizes)))
+    players = iter(order)
+    for sweep in itertools.count():
+        tables_this_way = forward if sweep % 2 == 0 else forward[::-1]
+        for t in tables_this_way:
+            if len(tables[t]) < sizes[t]:
+                player = next(players, None)
+                if player is None:
+                    return tables
+                tables[t].append(player)
+        if all(len(table) == size for table, size in zip(tables, sizes, strict=True)):
+            return tables
+    raise AssertionError("unreachable")
+
+
+def _seeded_first_round(
+    active: list[str], seeding: Sequence[str], sizes: list[int], number: int, turn_order: str, rng
+) -> Pairing:
+    """Round 1 seeded: the listed active players in their order, then the others shuffled, dealt snake-wise."""
+    if len(set(seeding)) != len(seeding):
+        raise SwissError("a player is listed twice in the seeding.")
+    present = set(active)
+    seeded = [p for p in seeding if p in present]
+    listed = set(seeded)
+    rest = [p for p in active if p not in listed]
+    rng.shuffle(rest)
+    position = {p: i for i, p in enumerate(seeded, start=1)}
+    paired = []
+    for n, members in enumerate(snake_tables(seeded + rest, sizes), start=1):
+        top = min((p for p in members if p in position), key=position.__getitem__, default=None)
+        flags = [Flag("seeded", top, count=position[top])] if top is not None else []
+        if len(members) == 5:
+            flags.append(Flag("five_player_table", members[0]))
+        paired.append(PairedTable(n, tuple(_turn_order(members, {}, turn_order, rng)), tuple(flags)))
+    return Pairing(number, tuple(paired))
+
+
 def table_flags(players: Sequence[str], rounds: Sequence[Sequence[PlayedTable]] = ()) -> tuple[Flag, ...]:
     """Why a table of these players (in turn order) looks the way it does after the finished ``rounds``:
     pulled down or up, repeat opponents, a second 3-player table, a 5-player table. The engine flags the
@@ -445,6 +491,7 @@ def pair_round(
     allow_five: bool = False,
     swiss_rounds: int | None = None,
     policy: str = "new_opponents",
+    seeding: Sequence[str] | None = None,
 ) -> Pairing:
     """Tables for the next Swiss round.
 
@@ -453,6 +500,10 @@ def pair_round(
     for the players who entered, unless given): small events plan the remaining rounds so that the
     last ones still have new opponents to meet. Tables come back in table-number order, top of the standings
     first, 4-player tables above 3-player tables; each lists its players in turn order.
+
+    ``seeding`` (round 1 only, ignored after it): players strongest first, e.g. by rating. They are dealt over
+    the tables in snake order (tables 1, 2, ..., n, then n, ..., 1, ...), so the n strongest sit at n
+    different tables; active players not listed (no rating) are shuffled and dealt after them.
     """
     active = sorted(set(players))
     if len(active) != len(players):
@@ -467,6 +518,8 @@ def pair_round(
     number = len(rounds) + 1 if round_number is None else round_number
     sizes = table_sizes(len(active), allow_five=allow_five)
     rng = random.Random(f"dcdb-swiss:{seed}:{number}")
+    if seeding is not None and not rounds:
+        return _seeded_first_round(active, seeding, sizes, number, turn_order, rng)
     recs = records(rounds)
     points = {p: recs[p].points if p in recs else 0.0 for p in active}
     standings_first = policy == "standings_first"

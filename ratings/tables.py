@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.template.defaultfilters import floatformat
+from django.utils.html import format_html
+
+PHONE_HIDDEN = {"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
+
+
+class LeaderboardTable(tables.Table):
+    """Rows are ``selectors.RatingView``s, already in rating order (the leaderboard is not re-sorted)."""
+
+    rank = tables.Column(verbose_name="#")
+    public_name = tables.Column(verbose_name="Player")
+    rating = tables.Column(verbose_name="Rating")
+    uncertainty = tables.Column(verbose_name="±", attrs=PHONE_HIDDEN)
+    games = tables.Column(verbose_name="Games")
+    last_played = tables.DateColumn(verbose_name="Last played", attrs=PHONE_HIDDEN, format="j M Y")
+
+    class Meta:
+        attrs = {"class": "ratings"}
+        orderable = False
+        row_attrs = {"class": lambda record: "provisional" if record.provisional else ""}
+
+    def render_public_name(self, record, value):
+        badge = format_html(' <span class="badge">{}</span>', "provisional") if record.provisional else ""
+        return format_html("<bdi>{}</bdi>{}", value, badge)
+
+    def render_rating(self, value):
+        return floatformat(value, 1)  # "0.0", never "-0.0"
+
+    def render_uncertainty(self, value):
+        return floatformat(value, 1)
