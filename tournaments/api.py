@@ -25,6 +25,7 @@ from ninja.pagination import LimitOffsetPagination, paginate
 from config.ratelimits import limit_api
 
 from . import api_schemas, page_cache, public_etags, public_pairings, selectors
+from .api_characters import router as characters_router
 from .api_schemas import (
     ErrorOut,
     EventDetailOut,
@@ -224,3 +225,6 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
             f"api-json:ranking:{event.pk}", version, lambda: api_schemas.ranking(event).model_dump_json()
         )
     )
+
+
+api.add_router("", characters_router)

@@ -120,3 +120,62 @@ class StandingsTable(tables.Table):
 
     def value_player(self, record, value):
         return value
+
+
+# --- Main-character statistics (tournaments.characters) -------------------------------------------------
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{value * 100:.0f}%"
+
+
+def _place(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+class FigureColumn(tables.Column):
+    """A figure and, beside it, the number of games it was computed from."""
+
+    def __init__(self, *args, shown=_percent, **kwargs) -> None:
+        self.shown = shown
+        kwargs.setdefault("orderable", False)
+        kwargs.setdefault("empty_values", ())
+        super().__init__(*args, **kwargs)
+
+    def render(self, value) -> str:
+        return format_html(
+            '{} <span class="small muted">({} games)</span>', self.shown(value.value), value.games
+        )
+
+
+def _hide_phone() -> dict:
+    return {"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
+
+
+class CharacterStatisticsTable(tables.Table):
+    """One line per main character (``characters.CharacterLine``), most played first."""
+
+    label = tables.Column(verbose_name="Main character", orderable=False)
+    games = tables.Column(accessor="overall__games", verbose_name="Games", orderable=False)
+    share = FigureColumn(accessor="overall__share", verbose_name="Share of games")
+    average_place = FigureColumn(
+        accessor="overall__average_place", verbose_name="Average place", shown=_place
+    )
+    win_rate = FigureColumn(accessor="overall__win_rate", verbose_name="Win rate")
+    three = FigureColumn(accessor="label", verbose_name="Win rate, 3 players", attrs=_hide_phone())
+    four = FigureColumn(accessor="label", verbose_name="Win rate, 4 players", attrs=_hide_phone())
+
+    class Meta:
+        attrs = {"class": "characters"}
+        orderable = False
+
+    def render_three(self, record) -> str:
+        return self.columns["three"].column.render(record.by_size[3].win_rate)
+
+    def render_four(self, record) -> str:
+        return self.columns["four"].column.render(record.by_size[4].win_rate)
+
+    def render_label(self, record) -> str:
+        if record.matched:
+            return format_html("<bdi>{}</bdi>", record.label)
+        return format_html('<bdi>{}</bdi> <span class="badge warn">not matched</span>', record.label)

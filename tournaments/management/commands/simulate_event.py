@@ -112,7 +112,32 @@ def player_names(count: int, rng: random.Random) -> list[str]:
     return rng.sample(names, count)
 
 
-def _slip(seats: list[Seat], rng: random.Random) -> tuple[list[result_services.SeatEntry], int]:
+class CharacterPicker:
+    """Main characters from the rulings database's catalogue, when it is imported: a few are popular, and
+    each has a small VP edge or handicap, so the statistics pages have something to show. It draws from
+    its own random stream (seeded like the event), so pairings and results stay those of the same seed
+    without the catalogue."""
+
+    def __init__(self, seed: int) -> None:
+        from tournaments.selectors_characters import main_characters
+
+        self.rng = random.Random(f"simulate_event:{seed}:characters")
+        pool = list(main_characters())
+        self.rng.shuffle(pool)
+        self.pool = pool[:24]
+        self.weights = [1 / (n + 1) ** 0.8 for n in range(len(self.pool))]
+        self.edge = {c.key: self.rng.randint(-4, 4) for c in self.pool}
+
+    def __bool__(self) -> bool:
+        return bool(self.pool)
+
+    def pick(self):
+        return self.rng.choices(self.pool, weights=self.weights)[0]
+
+
+def _slip(
+    seats: list[Seat], rng: random.Random, characters: CharacterPicker | None = None
+) -> tuple[list[result_services.SeatEntry], int]:
     """One plausible match slip for a table; returns the entries and how many players left the game."""
     vp = [rng.randint(12, 58) for _ in seats]
     svs = [min(4, max(0, round(v / 15 + rng.uniform(-1.2, 1.2)))) for v in vp]
@@ -127,12 +152,21 @@ def _slip(seats: list[Seat], rng: random.Random) -> tuple[list[result_services.S
     winner = None
     if rng.random() < OUTRIGHT_WIN_RATE:
         winner = rng.choice([i for i in range(len(seats)) if i not in left])
+    names = [rng.choice(MAIN_CHARACTERS) for _ in seats]
+    keys = [""] * len(seats)
+    if characters:
+        for i in range(len(seats)):
+            character = characters.pick()
+            names[i], keys[i] = character.label, character.key
+            if i not in left:
+                vp[i] = max(0, vp[i] + characters.edge[character.key])
     entries = [
         result_services.SeatEntry(
             seat_id=seat.pk,
             vp=vp[i],
             super_villains=svs[i],
-            main_character=rng.choice(MAIN_CHARACTERS),
+            main_character=names[i],
+            main_character_key=keys[i],
             left_game=left.get(i),
             outright_win=i == winner,
         )
@@ -146,6 +180,7 @@ class Simulator:
         self.players = players
         self.seed = seed
         self.rng = random.Random(f"simulate_event:{seed}")
+        self.characters = CharacterPicker(seed)
         self.timings = Timings()
         self.tie_questions = 0
         self.left_games = 0
@@ -220,7 +255,7 @@ class Simulator:
         self.timings.add("closing", t)
 
     def enter(self, table: Table, seats: list[Seat]) -> None:
-        entries, left = _slip(seats, self.rng)
+        entries, left = _slip(seats, self.rng, self.characters)
         self.left_games += left
         try:
             result_services.result_enter(
