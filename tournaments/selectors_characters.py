@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 
 from rulings.models import Card, Document
 from rulings.parsers.base import GAME_DCDB, MAIN_CHARACTER, normalise
@@ -38,9 +38,10 @@ def catalogue_version() -> str:
 
 def _catalogue_version() -> str:
     found = Document.objects.filter(game__code=GAME_DCDB).aggregate(
-        n=Count("pk"), last=Max("pk"), at=Max("imported_at")
+        n=Count("pk"), current=Count("pk", filter=Q(is_current=True)), last=Max("pk"), at=Max("imported_at")
     )
-    return f"{found['n']}:{found['last']}:{found['at'].isoformat() if found['at'] else ''}"
+    at = found["at"].isoformat() if found["at"] else ""
+    return f"{found['n']}:{found['current']}:{found['last']}:{at}"
 
 
 def main_characters() -> tuple[MainCharacter, ...]:
