@@ -66,10 +66,15 @@ class SeatResultForm(forms.Form):
 
     def clean_main_character(self) -> str:
         """The catalogue's "Name (Set)" when the text names one for certain (tournaments.characters.match);
-        free text when the rule documents are not imported; otherwise a field error with the closest names."""
+        free text when the rule documents are not imported, or when it is the seat's old free text unchanged;
+        otherwise a field error with the closest names."""
         text = " ".join(self.cleaned_data["main_character"].split())
         self.main_character_key = ""
         if not text or not self.catalogue:
+            return text
+        if text == self.seat.main_character and not self.seat.main_character_key:
+            # An old free text left as it was: correcting a VP does not force a choice (staff match old
+            # texts on the event's "main characters to check" page).
             return text
         found = characters.match(text, self.catalogue)
         if not found.certain:

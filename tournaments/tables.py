@@ -178,4 +178,4 @@ class CharacterStatisticsTable(tables.Table):
     def render_label(self, record) -> str:
         if record.matched:
             return format_html("<bdi>{}</bdi>", record.label)
-        return format_html('<bdi>{}</bdi> <span class="badge warn">not matched</span>', record.label)
+        return format_html('<bdi>{}</bdi> <span class="small">(free text, not matched)</span>', record.label)

@@ -129,3 +129,20 @@ def test_odd_text_is_a_field_error_never_a_500(client, text):
     assert response.status_code == 200
     table.refresh_from_db()
     assert not table.has_result
+
+
+def test_an_old_free_text_left_unchanged_does_not_block_a_correction(client):
+    import_characters()
+    table, _ = staff_post(client, "")
+    seat = first_seat(table)
+    Seat.objects.filter(pk=seat.pk).update(main_character="Batman, Superman")
+    table.refresh_from_db()
+    data = slip_data(table, [31, 20, 10, 5], table.version)
+    data[f"seat{seat.pk}-main_character"] = "Batman, Superman"
+    data["reason"] = "VP typo"
+    response = client.post(f"/e/{table.round.event.slug}/staff/rounds/2/tables/1/", data)
+    assert response.status_code == 302
+    assert (first_seat(table).main_character, first_seat(table).main_character_key) == (
+        "Batman, Superman",
+        "",
+    )

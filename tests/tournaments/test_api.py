@@ -27,6 +27,8 @@ ENDPOINTS = {
     "/api/events/{slug}/results/": "PagedResultOut",
     "/api/events/{slug}/standings/": "StandingsOut",
     "/api/events/{slug}/ranking/": "RankingOut",
+    "/api/events/{slug}/characters/": "CharacterStatisticsOut",
+    "/api/characters/": "CharacterStatisticsOut",
 }
 
 
