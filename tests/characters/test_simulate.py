@@ -40,3 +40,15 @@ def test_without_the_catalogue_it_writes_free_text_as_before():
     event = simulated_event()
     assert {key for _, key in characters_of(event)} == {""}
     assert "Batman" in {text for text, _ in characters_of(event)}
+
+
+def test_the_catalogue_changes_the_names_only():
+    no_characters()
+    first = simulated_event(9, 6)
+    without = list(Seat.objects.filter(round__event=first).order_by("pk").values_list("vp", "placement"))
+    first.delete()
+    import_characters()
+    again = simulated_event(9, 6)
+    assert (
+        list(Seat.objects.filter(round__event=again).order_by("pk").values_list("vp", "placement")) == without
+    )

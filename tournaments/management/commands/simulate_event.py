@@ -5,7 +5,10 @@
 Registration (a pasted roster), check-in, start (9.070), every Swiss round (pair, one slip per
 table, close), a few drops between rounds (9.030), play-offs (9.080-9.101) and the final ranking.
 The slips include ties that need the "who defeated a Super-Villain most recently?" answer and
-the occasional player who leaves a game (9.040).
+the occasional player who leaves a game (9.040). Main characters come from the rulings database when
+its rule documents are imported (name, set and card key; a few popular), from a short list of free-text
+names otherwise; they draw from a random stream of their own, so the rest of the event is the same
+either way.
 
 Same seed, same output (apart from "seconds") on a fresh database: the services draw from the
 event's seed and the players' registration ids, so a database whose ids start elsewhere can pair
@@ -113,10 +116,9 @@ def player_names(count: int, rng: random.Random) -> list[str]:
 
 
 class CharacterPicker:
-    """Main characters from the rulings database's catalogue, when it is imported: a few are popular, and
-    each has a small VP edge or handicap, so the statistics pages have something to show. It draws from
-    its own random stream (seeded like the event), so pairings and results stay those of the same seed
-    without the catalogue."""
+    """Main characters from the rulings database's catalogue, when it is imported: 24 of them, a few
+    popular. It draws from its own random stream (seeded like the event) and changes no VP, so an event is
+    the same for a seed whether the rule documents are imported or not; only the names differ."""
 
     def __init__(self, seed: int) -> None:
         from tournaments.selectors_characters import main_characters
@@ -126,7 +128,6 @@ class CharacterPicker:
         self.rng.shuffle(pool)
         self.pool = pool[:24]
         self.weights = [1 / (n + 1) ** 0.8 for n in range(len(self.pool))]
-        self.edge = {c.key: self.rng.randint(-4, 4) for c in self.pool}
 
     def __bool__(self) -> bool:
         return bool(self.pool)
@@ -158,8 +159,6 @@ def _slip(
         for i in range(len(seats)):
             character = characters.pick()
             names[i], keys[i] = character.label, character.key
-            if i not in left:
-                vp[i] = max(0, vp[i] + characters.edge[character.key])
     entries = [
         result_services.SeatEntry(
             seat_id=seat.pk,
