@@ -134,7 +134,7 @@ def _place(value: float | None) -> str:
 
 
 class FigureColumn(tables.Column):
-    """A figure and, beside it, the number of games it was computed from."""
+    """A figure and, beside it in brackets, the number of games it was computed from (the header says so)."""
 
     def __init__(self, *args, shown=_percent, **kwargs) -> None:
         self.shown = shown
@@ -144,7 +144,7 @@ class FigureColumn(tables.Column):
 
     def render(self, value) -> str:
         return format_html(
-            '{} <span class="small muted">({} games)</span>', self.shown(value.value), value.games
+            '{}&nbsp;<span class="small muted">({})</span>', self.shown(value.value), value.games
         )
 
 
@@ -156,14 +156,17 @@ class CharacterStatisticsTable(tables.Table):
     """One line per main character (``characters.CharacterLine``), most played first."""
 
     label = tables.Column(verbose_name="Main character", orderable=False)
-    games = tables.Column(accessor="overall__games", verbose_name="Games", orderable=False)
-    share = FigureColumn(accessor="overall__share", verbose_name="Share of games")
-    average_place = FigureColumn(
-        accessor="overall__average_place", verbose_name="Average place", shown=_place
+    # On a phone the number of games shows beside the average place and the win rate only.
+    games = tables.Column(
+        accessor="overall__games", verbose_name="Games", orderable=False, attrs=_hide_phone()
     )
-    win_rate = FigureColumn(accessor="overall__win_rate", verbose_name="Win rate")
-    three = FigureColumn(accessor="label", verbose_name="Win rate, 3 players", attrs=_hide_phone())
-    four = FigureColumn(accessor="label", verbose_name="Win rate, 4 players", attrs=_hide_phone())
+    share = FigureColumn(accessor="overall__share", verbose_name="Share (of games)")
+    average_place = FigureColumn(
+        accessor="overall__average_place", verbose_name="Average place (games)", shown=_place
+    )
+    win_rate = FigureColumn(accessor="overall__win_rate", verbose_name="Win rate (games)")
+    three = FigureColumn(accessor="label", verbose_name="Win rate at 3 players (games)", attrs=_hide_phone())
+    four = FigureColumn(accessor="label", verbose_name="Win rate at 4 players (games)", attrs=_hide_phone())
 
     class Meta:
         attrs = {"class": "characters"}
