@@ -15,6 +15,7 @@ from config.ratelimits import limit_api
 
 from . import characters, selectors_characters
 from .api_schemas import ErrorOut, RateLimitedOut
+from .http_cache import public_page
 from .models import Event
 
 router = Router(tags=["main characters"])
@@ -67,6 +68,26 @@ def _split(split: characters.Split) -> dict:
     }
 
 
+def _event_key(request: HttpRequest, slug: str) -> str:
+    event = get_object_or_404(Event, slug=slug)
+    return f"{event.pk}|{selectors_characters.statistics_key(event_ids=[event.pk])}"
+
+
+def _all_key(request: HttpRequest) -> str:
+    return selectors_characters.statistics_key()
+
+
+def read(path: str, *, url_name: str, **options):
+    """GET, and HEAD outside the OpenAPI document, as tournaments.api.read does."""
+
+    def register(view):
+        router.get(path, url_name=url_name, **options)(view)
+        router.api_operation(["HEAD"], path, url_name=url_name, include_in_schema=False, **options)(view)
+        return view
+
+    return register
+
+
 def statistics_json(statistics: characters.Statistics, *, table_size: int | None) -> dict:
     return {
         "table_size": table_size,
@@ -90,13 +111,13 @@ def statistics_json(statistics: characters.Statistics, *, table_size: int | None
     }
 
 
-@router.get(
+@read(
     "/events/{slug:slug}/characters/",
     response={200: CharacterStatisticsOut, **ERRORS},
     url_name="api_event_characters",
     summary="Main characters of an event",
 )
-@decorate_view(limit_api)
+@decorate_view(public_page(_event_key), limit_api)
 def event_characters(request: HttpRequest, slug: str, query: Query[SizeQuery]):
     """Per main character over the event's counted games: games, share of games, average place and win
     rate, overall and at 3- and 4-player tables."""
@@ -105,13 +126,13 @@ def event_characters(request: HttpRequest, slug: str, query: Query[SizeQuery]):
     return statistics_json(found, table_size=query.size)
 
 
-@router.get(
+@read(
     "/characters/",
     response={200: CharacterStatisticsOut, **ERRORS},
     url_name="api_characters",
     summary="Main characters of every event",
 )
-@decorate_view(limit_api)
+@decorate_view(public_page(_all_key), limit_api)
 def all_characters(request: HttpRequest, query: Query[SizeQuery]):
     """The same over the counted games of every event."""
     size = query.size

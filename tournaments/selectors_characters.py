@@ -104,6 +104,13 @@ def _results_version(event_ids: list[int] | None) -> str:
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:20]
 
 
+def statistics_key(*, event_ids: Iterable[int] | None = None) -> str:
+    """Changes whenever the statistics of ``event_ids`` (every event when None) may change: a slip of a
+    closed round, a close or reopen, a staff match, an import of the rule documents. Two queries."""
+    ids = sorted({int(pk) for pk in event_ids}) if event_ids is not None else None
+    return f"{_results_version(ids)}:{catalogue_version()}"
+
+
 def character_statistics(
     *, event_ids: Iterable[int] | None = None, table_size: int | None = None
 ) -> Statistics:
@@ -112,7 +119,7 @@ def character_statistics(
     ids = sorted({int(pk) for pk in event_ids}) if event_ids is not None else None
     catalogue = main_characters()
     scope = "all" if ids is None else hashlib.sha256(repr(ids).encode()).hexdigest()[:16]
-    version = f"{_results_version(ids)}:{catalogue_version()}"
+    version = statistics_key(event_ids=ids)
     return page_cache.build_once(
         f"characters:{scope}:{table_size or 'any'}",
         version,

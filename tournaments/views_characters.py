@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from . import characters, selectors_characters
 from .errors import ActionError
+from .http_cache import public_page
 from .models import Event
 from .permissions import can, event_staff_required
 from .services import characters as character_services
@@ -54,7 +55,13 @@ def _context(request: HttpRequest, statistics: characters.Statistics, size: int 
     }
 
 
+def _event_key(request: HttpRequest, slug: str) -> str:
+    event = get_object_or_404(Event, slug=slug)
+    return f"{event.pk}|{event.name}|{selectors_characters.statistics_key(event_ids=[event.pk])}"
+
+
 @require_safe
+@public_page(_event_key)
 def event_characters(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     size = table_size(request)
@@ -68,6 +75,7 @@ def event_characters(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
+@public_page(lambda request: selectors_characters.statistics_key())
 def all_characters(request: HttpRequest) -> HttpResponse:
     size = table_size(request)
     statistics = selectors_characters.character_statistics(table_size=size)

@@ -12,6 +12,7 @@ from tests.history.test_counted_games import simulated_event
 from tournaments.models import EventStaff, Seat
 from tournaments.selectors_characters import character_statistics, text_key
 from tournaments.services import results
+from tournaments.services.characters import main_character_choose
 
 from .helpers import BATMAN, import_characters
 
@@ -236,3 +237,24 @@ def test_the_api_filters_by_table_size_and_refuses_other_sizes(client):
 def test_the_api_answers_404_for_an_unknown_event(client):
     response = client.get(reverse("tournaments:api_event_characters", args=["nope"]))
     assert response.status_code == 404 and "detail" in response.json()
+
+
+# --- HTTP caching -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["tournaments:event_characters", "tournaments:api_event_characters"])
+def test_a_reader_with_the_current_etag_gets_a_304_until_a_slip_changes(client, name):
+    import_characters()
+    event = simulated_event()
+    path = reverse(name, args=[event.slug])
+    etag = client.get(path)["ETag"]
+    assert client.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    with_text(event, "Starfire", 1)
+    main_character_choose(event=event, text="Starfire", key="main_character/starfire/teen-titans")
+    assert client.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_the_api_answers_head(client):
+    import_characters()
+    simulated_event()
+    assert client.head(reverse("tournaments:api_characters")).status_code == 200
