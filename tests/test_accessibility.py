@@ -76,6 +76,14 @@ def event_in_progress():
     registrations[0].player.save()
     rounds.event_start(event=event)
     play_round(rounds.round_pair(event=event, number=1, publish=True), random.Random(1))
+    # Main characters on round 1's slips, for the statistics pages' charts: a matched one and free text.
+    for n, played in enumerate(Seat.objects.filter(round__event=event, round__number=1).order_by("pk")):
+        played.main_character, played.main_character_key = (
+            ("Captain Widget (Base Set)", "main_character/captain-widget/base")
+            if n % 3
+            else ("Cap Wigdet", "")
+        )
+        played.save(update_fields=["main_character", "main_character_key"])
     second = rounds.round_pair(event=event, number=2, publish=True)
     seat = Seat.objects.select_related("table").get(table__round=second, registration=registrations[0])
     # A season holding a finished event (its standings table) and this one (in progress).
@@ -100,6 +108,8 @@ def pages_by_role(event, table, registration) -> dict[str, list[str]]:
             reverse("tournaments:event_detail", args=[slug]),
             reverse("tournaments:pairings", args=[slug, number]),
             reverse("tournaments:standings", args=[slug]),
+            reverse("tournaments:event_characters", args=[slug]),
+            reverse("tournaments:all_characters"),
             reverse("tournaments:table", args=[slug, number, table.number]),
             reverse("rulings:index") + "?q=extra+turns",
             reverse("rulings:index") + "?q=9.020",
@@ -136,6 +146,7 @@ def pages_by_role(event, table, registration) -> dict[str, list[str]]:
             reverse("tournaments:table_result", args=[slug, 1, 1]),
             reverse("tournaments:print_center", args=[slug, number]),
             reverse("tournaments:staff", args=[slug]),
+            reverse("tournaments:characters_check", args=[slug]),
             reverse("judging:penalties", args=[slug]),
             reverse("tournaments:event_edit", args=[slug]),
             reverse("seasons:create"),

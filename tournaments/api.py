@@ -25,6 +25,7 @@ from ninja.pagination import LimitOffsetPagination, paginate
 from config.ratelimits import limit_api
 
 from . import api_schemas, page_cache, public_etags, public_pairings, selectors
+from .api_characters import router as characters_router
 from .api_players import router as players_router
 from .api_schemas import (
     ErrorOut,
@@ -227,11 +228,10 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-# A player across events and a head-to-head (tournaments.api_players).
-api.add_router("/players/", players_router)
-# Other apps' endpoints, each on its own Router.
-api.add_router("/seasons/", "seasons.api.router")
-# Other apps' endpoints, each in its own ninja Router (imported here, at the end: they use Page and ERRORS).
+# Other apps' endpoints, each on its own ninja Router (imported here, at the end: they use Page and ERRORS).
 from ratings.api import router as ratings_router  # noqa: E402
 
+api.add_router("/players/", players_router)  # a player across events, head-to-head (api_players)
+api.add_router("/seasons/", "seasons.api.router")
 api.add_router("/ratings/", ratings_router)
+api.add_router("", characters_router)  # main-character statistics (api_characters)

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django import forms
 
+from . import characters
+from .characters import MainCharacter
 from .models import Seat
 from .services.results import SeatEntry
+
+# The <datalist> of main characters (templates/tournaments/_main_character_list.html), once per page.
+MAIN_CHARACTER_LIST = "main-characters"
+
+
+def main_character_error(text: str, found: characters.Match) -> str:
+    """What the slip says when the main character typed is not certain: the closest names to pick from."""
+    names = "; ".join(c.label for c in found.candidates)
+    if found.status == characters.UNCERTAIN and len(found.candidates) > 1:
+        return f"Which one? {names}. Pick it from the list (name and set)."
+    if found.candidates:
+        return f"Did you mean {names}? Pick it from the list (name and set)."
+    return f"No Main Character called “{text[:60]}” in the rule documents: pick one from the list, or leave it empty."
 
 
 class SeatResultForm(forms.Form):
@@ -13,7 +30,7 @@ class SeatResultForm(forms.Form):
         label="VP", min_value=0, max_value=999, error_messages={"min_value": "VP cannot be negative (1.060)."}
     )
     super_villains = forms.IntegerField(label="Super-Villains in deck", min_value=0, max_value=20, initial=0)
-    main_character = forms.CharField(label="Main character(s)", max_length=120, required=False)
+    main_character = forms.CharField(label="Main character", max_length=120, required=False)
     left_game = forms.IntegerField(
         label="Left the game (1 = first to leave)",
         min_value=1,
@@ -24,8 +41,10 @@ class SeatResultForm(forms.Form):
     outright_win = forms.BooleanField(label="Won outright", required=False)
     refused_to_sign = forms.BooleanField(label="Refused to sign (12.100)", required=False)
 
-    def __init__(self, *args, seat: Seat, **kwargs) -> None:
+    def __init__(self, *args, seat: Seat, catalogue: Sequence[MainCharacter] | None = None, **kwargs) -> None:
         self.seat = seat
+        self._catalogue = catalogue
+        self.main_character_key = ""
         kwargs.setdefault("prefix", f"seat{seat.pk}")
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
@@ -33,6 +52,35 @@ class SeatResultForm(forms.Form):
         self.fields["vp"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
         self.fields["super_villains"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
         self.fields["left_game"].widget.attrs.update({"inputmode": "numeric", "class": "num"})
+        self.fields["main_character"].widget.attrs.update(
+            {"list": MAIN_CHARACTER_LIST, "autocomplete": "off"}
+        )
+
+    @property
+    def catalogue(self) -> Sequence[MainCharacter]:
+        if self._catalogue is None:
+            from .selectors_characters import main_characters
+
+            self._catalogue = main_characters()
+        return self._catalogue
+
+    def clean_main_character(self) -> str:
+        """The catalogue's "Name (Set)" when the text names one for certain (tournaments.characters.match);
+        free text when the rule documents are not imported, or when it is the seat's old free text unchanged;
+        otherwise a field error with the closest names."""
+        text = " ".join(self.cleaned_data["main_character"].split())
+        self.main_character_key = ""
+        if not text or not self.catalogue:
+            return text
+        if text == self.seat.main_character and not self.seat.main_character_key:
+            # An old free text left as it was: correcting a VP does not force a choice (staff match old
+            # texts on the event's "main characters to check" page).
+            return text
+        found = characters.match(text, self.catalogue)
+        if not found.certain:
+            raise forms.ValidationError(main_character_error(text, found))
+        self.main_character_key = found.character.key
+        return found.character.label
 
 
 def slip_entries(forms_: list[SeatResultForm]) -> list[SeatEntry]:
@@ -43,6 +91,7 @@ def slip_entries(forms_: list[SeatResultForm]) -> list[SeatEntry]:
             vp=f.cleaned_data["vp"],
             super_villains=f.cleaned_data["super_villains"],
             main_character=f.cleaned_data["main_character"],
+            main_character_key=f.main_character_key,
             left_game=f.cleaned_data["left_game"],
             outright_win=f.cleaned_data["outright_win"],
             refused_to_sign=f.cleaned_data.get("refused_to_sign", False),

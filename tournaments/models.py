@@ -475,6 +475,9 @@ class Seat(models.Model):
     vp = models.PositiveSmallIntegerField(null=True, blank=True)
     super_villains = models.PositiveSmallIntegerField(default=0)
     main_character = models.CharField(max_length=120, blank=True)
+    # The Main Character card as the rulings database names it ("main_character/batman/base-set"): stable
+    # across re-imports (cards are re-created, their keys are not); "" for free text not (yet) matched.
+    main_character_key = models.CharField(max_length=300, blank=True)
     # 9.040: the player left the game (dropped or conceded); 1 = first to leave.
     left_game = models.PositiveSmallIntegerField(null=True, blank=True)
     outright_win = models.BooleanField(default=False)

@@ -32,6 +32,7 @@ class GameSeat:
     points: float | None
     vp: int | None
     main_character: str
+    main_character_key: str = ""  # the rulings card key when matched (tournaments.characters)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ def counted_games(
         "points",
         "vp",
         "main_character",
+        "main_character_key",
     )
     tables: dict[int, list] = {}
     for row in rows:
@@ -116,6 +118,7 @@ def counted_games(
                         points=float(r[12]) if r[12] is not None else None,
                         vp=r[13],
                         main_character=r[14],
+                        main_character_key=r[15],
                     )
                     for r in table_rows
                 ),

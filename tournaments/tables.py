@@ -120,3 +120,65 @@ class StandingsTable(tables.Table):
 
     def value_player(self, record, value):
         return value
+
+
+# --- Main-character statistics (tournaments.characters) -------------------------------------------------
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{value * 100:.0f}%"
+
+
+def _place(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+class FigureColumn(tables.Column):
+    """A figure and, beside it in brackets, the number of games it was computed from (the header says so)."""
+
+    def __init__(self, *args, shown=_percent, **kwargs) -> None:
+        self.shown = shown
+        kwargs.setdefault("orderable", False)
+        kwargs.setdefault("empty_values", ())
+        super().__init__(*args, **kwargs)
+
+    def render(self, value) -> str:
+        return format_html(
+            '{}&nbsp;<span class="small muted">({})</span>', self.shown(value.value), value.games
+        )
+
+
+def _hide_phone() -> dict:
+    return {"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
+
+
+class CharacterStatisticsTable(tables.Table):
+    """One line per main character (``characters.CharacterLine``), most played first."""
+
+    label = tables.Column(verbose_name="Main character", orderable=False)
+    # On a phone the number of games shows beside the average place and the win rate only.
+    games = tables.Column(
+        accessor="overall__games", verbose_name="Games", orderable=False, attrs=_hide_phone()
+    )
+    share = FigureColumn(accessor="overall__share", verbose_name="Share (of games)")
+    average_place = FigureColumn(
+        accessor="overall__average_place", verbose_name="Average place (games)", shown=_place
+    )
+    win_rate = FigureColumn(accessor="overall__win_rate", verbose_name="Win rate (games)")
+    three = FigureColumn(accessor="label", verbose_name="Win rate at 3 players (games)", attrs=_hide_phone())
+    four = FigureColumn(accessor="label", verbose_name="Win rate at 4 players (games)", attrs=_hide_phone())
+
+    class Meta:
+        attrs = {"class": "characters"}
+        orderable = False
+
+    def render_three(self, record) -> str:
+        return self.columns["three"].column.render(record.by_size[3].win_rate)
+
+    def render_four(self, record) -> str:
+        return self.columns["four"].column.render(record.by_size[4].win_rate)
+
+    def render_label(self, record) -> str:
+        if record.matched:
+            return format_html("<bdi>{}</bdi>", record.label)
+        return format_html('<bdi>{}</bdi> <span class="small">(free text, not matched)</span>', record.label)

@@ -2,6 +2,7 @@ from django.urls import include, path, register_converter
 
 from . import (
     views,
+    views_characters,
     views_entries,
     views_history,
     views_invitations,
@@ -31,6 +32,8 @@ public = [
     path("e/<slug:slug>/results.csv", views_public.results_csv, name="results_csv"),
     path("e/<slug:slug>/event.ics", views_public.calendar, name="calendar"),
     path("e/<slug:slug>/players/<int:pk>/", views_public.player, name="player"),
+    path("e/<slug:slug>/characters/", views_characters.event_characters, name="event_characters"),
+    path("characters/", views_characters.all_characters, name="all_characters"),
     # The players' side of a round: their table (the slip's QR code), reporting and confirming; dropping.
     path("e/<slug:slug>/rounds/<int:number>/tables/<int:table>/", views_table.table, name="table"),
     path("e/<slug:slug>/players/<int:pk>/drop/", views_table.drop, name="self_drop"),
@@ -87,6 +90,7 @@ staff = [
         name="invitation_revoke",
     ),
     path("e/<slug:slug>/staff/rounds/", views_rounds.rounds_overview, name="rounds"),
+    path("e/<slug:slug>/staff/characters/", views_characters.characters_check, name="characters_check"),
     path("e/<slug:slug>/staff/start/", views_rounds.event_start, name="event_start"),
     path("e/<slug:slug>/staff/rounds/pair/", views_rounds.round_pair, name="round_pair"),
     path("e/<slug:slug>/staff/rounds/<int:number>/", views_rounds.round_staff, name="round_staff"),

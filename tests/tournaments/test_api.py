@@ -33,6 +33,8 @@ ENDPOINTS = {
     "/api/seasons/{slug}/standings/": "PagedSeasonStandingOut",
     "/api/ratings/": "PagedRatingOut",
     "/api/ratings/{person}/": "RatingOut",
+    "/api/events/{slug}/characters/": "CharacterStatisticsOut",
+    "/api/characters/": "CharacterStatisticsOut",
 }
 
 

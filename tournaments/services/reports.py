@@ -43,6 +43,7 @@ def _entries_json(entries: list[SeatEntry], seats: list[Seat]) -> dict:
             "vp": e.vp,
             "super_villains": e.super_villains,
             "main_character": e.main_character.strip()[:120],
+            "main_character_key": e.main_character_key[:300],
             "left_game": e.left_game,
             "outright_win": e.outright_win,
         }
@@ -61,6 +62,7 @@ def report_entries(report: SlipReport, seats: list[Seat]) -> list[SeatEntry]:
                 vp=line.get("vp") or 0,
                 super_villains=line.get("super_villains") or 0,
                 main_character=line.get("main_character") or "",
+                main_character_key=line.get("main_character_key") or "",
                 left_game=line.get("left_game"),
                 outright_win=bool(line.get("outright_win")),
                 refused_to_sign=seat.refused_to_sign,  # 12.100 stays a judge's decision

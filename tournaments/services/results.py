@@ -28,6 +28,7 @@ class SeatEntry:
     vp: int
     super_villains: int = 0
     main_character: str = ""
+    main_character_key: str = ""  # the catalogue's key (tournaments.characters) when matched
     left_game: int | None = None  # 9.040: 1 = first to leave the game
     outright_win: bool = False
     refused_to_sign: bool = False  # 12.100
@@ -166,6 +167,7 @@ def _save(table: Table, seats: list[Seat], *, user, action: str, before: dict, r
             "vp",
             "super_villains",
             "main_character",
+            "main_character_key",
             "left_game",
             "outright_win",
             "refused_to_sign",
@@ -206,7 +208,13 @@ def _apply(entries: list[SeatEntry], seats: list[Seat]) -> None:
         seat = by_id[entry.seat_id]
         seat.vp = entry.vp
         seat.super_villains = entry.super_villains
-        seat.main_character = entry.main_character.strip()[:120]
+        text = entry.main_character.strip()[:120]
+        # A slip saved without a match (free text, no catalogue) keeps the key of an unchanged text.
+        unchanged = text == seat.main_character and not entry.main_character_key
+        seat.main_character_key = (
+            "" if not text else seat.main_character_key if unchanged else entry.main_character_key[:300]
+        )
+        seat.main_character = text
         seat.left_game = entry.left_game
         seat.outright_win = entry.outright_win
         seat.refused_to_sign = entry.refused_to_sign

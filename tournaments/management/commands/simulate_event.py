@@ -5,7 +5,10 @@
 Registration (a pasted roster), check-in, start (9.070), every Swiss round (pair, one slip per
 table, close), a few drops between rounds (9.030), play-offs (9.080-9.101) and the final ranking.
 The slips include ties that need the "who defeated a Super-Villain most recently?" answer and
-the occasional player who leaves a game (9.040).
+the occasional player who leaves a game (9.040). Main characters come from the rulings database when
+its rule documents are imported (name, set and card key; a few popular), from a short list of free-text
+names otherwise; they draw from a random stream of their own, so the rest of the event is the same
+either way.
 
 Same seed, same output (apart from "seconds") on a fresh database: the services draw from the
 event's seed and the players' registration ids, so a database whose ids start elsewhere can pair
@@ -112,7 +115,30 @@ def player_names(count: int, rng: random.Random) -> list[str]:
     return rng.sample(names, count)
 
 
-def _slip(seats: list[Seat], rng: random.Random) -> tuple[list[result_services.SeatEntry], int]:
+class CharacterPicker:
+    """Main characters from the rulings database's catalogue, when it is imported: 24 of them, a few
+    popular. It draws from its own random stream (seeded like the event) and changes no VP, so an event is
+    the same for a seed whether the rule documents are imported or not; only the names differ."""
+
+    def __init__(self, seed: int) -> None:
+        from tournaments.selectors_characters import main_characters
+
+        self.rng = random.Random(f"simulate_event:{seed}:characters")
+        pool = list(main_characters())
+        self.rng.shuffle(pool)
+        self.pool = pool[:24]
+        self.weights = [1 / (n + 1) ** 0.8 for n in range(len(self.pool))]
+
+    def __bool__(self) -> bool:
+        return bool(self.pool)
+
+    def pick(self):
+        return self.rng.choices(self.pool, weights=self.weights)[0]
+
+
+def _slip(
+    seats: list[Seat], rng: random.Random, characters: CharacterPicker | None = None
+) -> tuple[list[result_services.SeatEntry], int]:
     """One plausible match slip for a table; returns the entries and how many players left the game."""
     vp = [rng.randint(12, 58) for _ in seats]
     svs = [min(4, max(0, round(v / 15 + rng.uniform(-1.2, 1.2)))) for v in vp]
@@ -127,12 +153,19 @@ def _slip(seats: list[Seat], rng: random.Random) -> tuple[list[result_services.S
     winner = None
     if rng.random() < OUTRIGHT_WIN_RATE:
         winner = rng.choice([i for i in range(len(seats)) if i not in left])
+    names = [rng.choice(MAIN_CHARACTERS) for _ in seats]
+    keys = [""] * len(seats)
+    if characters:
+        for i in range(len(seats)):
+            character = characters.pick()
+            names[i], keys[i] = character.label, character.key
     entries = [
         result_services.SeatEntry(
             seat_id=seat.pk,
             vp=vp[i],
             super_villains=svs[i],
-            main_character=rng.choice(MAIN_CHARACTERS),
+            main_character=names[i],
+            main_character_key=keys[i],
             left_game=left.get(i),
             outright_win=i == winner,
         )
@@ -161,6 +194,7 @@ class Simulator:
         self.name = name or f"Simulated {self.players}-player event seed {seed}"
         self.roster = roster
         self.rng = random.Random(f"simulate_event:{seed}")
+        self.characters = CharacterPicker(seed)
         self.timings = Timings()
         self.tie_questions = 0
         self.left_games = 0
@@ -235,7 +269,7 @@ class Simulator:
         self.timings.add("closing", t)
 
     def enter(self, table: Table, seats: list[Seat]) -> None:
-        entries, left = _slip(seats, self.rng)
+        entries, left = _slip(seats, self.rng, self.characters)
         self.left_games += left
         try:
             result_services.result_enter(
