@@ -5,10 +5,8 @@ name's privacy choice changes what the answer shows without changing the ratings
 
 from __future__ import annotations
 
-import datetime
-
 from django.http import Http404, HttpRequest
-from ninja import Field, Query, Router, Schema
+from ninja import Query, Router, Schema
 from ninja.decorators import decorate_view
 from ninja.pagination import paginate
 
@@ -16,6 +14,7 @@ from config.ratelimits import limit_api
 from tournaments.api import ERRORS, Page
 
 from . import selectors
+from .schemas import RatingOut, rating_json
 
 router = Router(tags=["Ratings"])
 
@@ -31,18 +30,6 @@ def read(path: str, **options):
     return register
 
 
-class RatingOut(Schema):
-    person: str = Field(description='Who: "u<account id>" (all records of one account) or "p<record id>".')
-    name: str = Field(description="The public name (the player's privacy choice respected).")
-    rank: int | None = Field(None, description="Place on the leaderboard, 1 = highest rating (ties share).")
-    rating: float = Field(description="mu - 3 sigma: the skill the player very likely has at least.")
-    mu: float = Field(description="Skill estimate (Plackett-Luce, openskill; a newcomer starts at 25).")
-    sigma: float = Field(description="Uncertainty of mu (a newcomer starts at 8.33).")
-    games: int = Field(description="Counted games the rating comes from.")
-    provisional: bool = Field(description="Fewer than 10 counted games.")
-    last_played: datetime.date | None
-
-
 class RatingsPage(Page):
     items_attribute = "ratings"
 
@@ -51,26 +38,12 @@ class RatingsPage(Page):
         ratings: list
 
 
-def _out(view: selectors.RatingView) -> dict:
-    return {
-        "person": view.person,
-        "name": view.public_name,
-        "rank": view.rank,
-        "rating": round(view.rating, 3),
-        "mu": round(view.mu, 3),
-        "sigma": round(view.sigma, 3),
-        "games": view.games,
-        "provisional": view.provisional,
-        "last_played": view.last_played,
-    }
-
-
 @read("/", response={200: list[RatingOut], **ERRORS}, url_name="api_ratings", summary="Ratings")
 @decorate_view(limit_api)
 @paginate(RatingsPage)
 def ratings(request: HttpRequest, q: str = Query("", max_length=120, description="Part of a public name.")):
     """Everyone rated, highest rating first (recomputed when results change, not on request)."""
-    return [_out(view) for view in selectors.leaderboard(query=q)]
+    return [rating_json(view) for view in selectors.leaderboard(query=q)]
 
 
 @read("/{person}/", response={200: RatingOut, **ERRORS}, url_name="api_rating", summary="One person's rating")
@@ -80,4 +53,4 @@ def rating(request: HttpRequest, person: str):
     view = selectors.ratings_for([person[:20]]).get(person)
     if view is None:
         raise Http404("No rating for this person.")
-    return _out(view)
+    return rating_json(view)

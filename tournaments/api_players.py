@@ -15,6 +15,7 @@ from ninja import Field, Router, Schema, Status
 from ninja.decorators import decorate_view
 
 from config.ratelimits import limit_api
+from ratings.schemas import RatingOut, rating_json
 
 from . import selectors_history
 from .api_schemas import ErrorOut, RateLimitedOut, RoundKind
@@ -72,6 +73,9 @@ class PlayerHistoryOut(Schema):
     events: list[PlayerEventOut] = Field(description="Latest first.")
     totals: TotalsOut
     opponents: list[OpponentOut] = Field(description="Most games together first.")
+    rating: RatingOut | None = Field(
+        description="The stored rating (recomputed when results change), null before a counted game."
+    )
 
 
 class MeetingOut(Schema):
@@ -147,6 +151,8 @@ def player(request: HttpRequest, pk: int):
     result, totals = page.history, page.history.totals
     return {
         **_ref(page.person),
+        # The history's own name rule (short if any of the person's records chose it) wins over the rating's.
+        "rating": {**rating_json(page.rating), "name": page.person.name} if page.rating else None,
         "events": [
             {
                 "slug": line.slug,

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
+from ratings.selectors import RatingView, ratings_for
+
 from . import history
 from .models import Event, Player, Registration, public_name_for, short_name_for
 from .people import is_account_key, key_id, person_key
@@ -45,6 +47,7 @@ class PlayerHistoryPage:
     history: history.History
     games: list[Game]  # the person's counted games, oldest first (the CSV reads them)
     names: dict[str, str]  # every opponent's public name, by person key
+    rating: RatingView | None = None  # the person's stored rating (ratings app), None before a counted game
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,8 @@ def player_history(*, player_id: int) -> PlayerHistoryPage | None:
     person = _named(person, games)
     names = public_names(games, exclude=person.key)
     result = history.player_history(person=person.key, entries=entries, games=games, names=names)
-    return PlayerHistoryPage(person=person, history=result, games=games, names=names)
+    rating = ratings_for([person.key]).get(person.key)
+    return PlayerHistoryPage(person=person, history=result, games=games, names=names, rating=rating)
 
 
 def head_to_head(*, player_id: int, other_id: int) -> HeadToHeadPage | None:
