@@ -38,5 +38,5 @@ def test_the_json_history_carries_the_rating_under_the_public_name(client):
     data = client.get(f"/api/players/{player.pk}/").json()
     assert data["rating"]["person"] == f"u{player.user_id}"
     assert data["rating"]["games"] > 0
-    assert data["rating"]["name"] == "Ann A."
+    assert data["rating"]["name"] == "Ann Q."
     assert "Quixotewell" not in client.get(f"/api/players/{player.pk}/").content.decode()
