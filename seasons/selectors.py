@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 
+from ratings.selectors import ratings_for
 from tournaments.models import Event, Registration, public_name_for
 from tournaments.people import person_key
 from tournaments.selectors_games import counted_games, final_places
@@ -40,6 +41,7 @@ class SeasonStandings:
     events: list[SeasonEventView]
     lines: list[SeasonLine]
     names: dict[str, str] = field(default_factory=dict)
+    records: dict[str, int] = field(default_factory=dict)  # person -> their latest record (the history link)
 
 
 def season_events(season: Season) -> list[Event]:
@@ -105,7 +107,8 @@ def standings(season: Season) -> SeasonStandings:
     views = [
         SeasonEventView(event=e, finished=e.pk in places, players=len(places.get(e.pk, {}))) for e in events
     ]
-    return SeasonStandings(season=season, events=views, lines=lines, names=names)
+    records = {person: record for person, (record, _) in latest.items()}
+    return SeasonStandings(season=season, events=views, lines=lines, names=names, records=records)
 
 
 def standings_version(result: SeasonStandings) -> str:
@@ -117,6 +120,11 @@ def standings_version(result: SeasonStandings) -> str:
         [(line.rank, line.person, line.name, line.points, line.event_points) for line in result.lines],
     )
     return hashlib.sha256(repr(data).encode()).hexdigest()[:24]
+
+
+def _ratings_digest(ratings: dict) -> str:
+    shown = sorted((p, round(v.rating, 1), v.games, v.provisional) for p, v in ratings.items())
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:12]
 
 
 def filter_lines(lines: list[SeasonLine], query: str) -> list[SeasonLine]:
@@ -131,6 +139,7 @@ def season_page(season: Season, *, query: str = "") -> dict:
     """Everything the season's public page shows, as one context dict (other parts add their sections
     to it: a ratings column, main-character statistics)."""
     result = standings(season)
+    ratings = ratings_for(line.person for line in result.lines)
     return {
         "season": season,
         "events": result.events,
@@ -141,8 +150,20 @@ def season_page(season: Season, *, query: str = "") -> dict:
         "tiebreakers": TIEBREAKERS,
         "tie_note": TIE_NOTE,
         "standings": result,
-        "standings_version": standings_version(result),
+        # The ratings are recomputed apart from the results: what the table shows of them is in its version.
+        "standings_version": f"{standings_version(result)}:{_ratings_digest(ratings)}",
+        "ratings": ratings,
+        "records": result.records,
     }
+
+
+def finished_event_ids(season: Season) -> list[int]:
+    """The season's finished events (those that count). One query."""
+    return list(
+        SeasonEvent.objects.filter(season=season, event__status=Event.Status.FINISHED)
+        .order_by("event__date", "event__pk")
+        .values_list("event_id", flat=True)
+    )
 
 
 def event_seasons(event: Event) -> list[Season]:

@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils.html import format_html
 
+from ratings.selectors import PROVISIONAL_TEXT
 from tournaments.tables import PHONE_HIDDEN
 
 from .models import Season
+
+RATING_TITLE = "Rating across every counted game (not only this season's), μ − 3σ; see All ratings."
 
 
 class SeasonTable(tables.Table):
@@ -30,12 +34,17 @@ class SeasonStandingsTable(tables.Table):
     best_finish = tables.Column(verbose_name="Best", orderable=False)
     event_wins = tables.Column(verbose_name="Wins", orderable=False)
     events_played = tables.Column(verbose_name="Events", orderable=False)
+    rating = tables.Column(
+        verbose_name="Rating", accessor="person", orderable=False, attrs={"th": {"title": RATING_TITLE}}
+    )
 
     class Meta:
         attrs = {"class": "standings season-standings"}
         row_attrs = {"id": lambda record: f"person-{record.person}"}
 
-    def __init__(self, data, *, events=(), **kwargs) -> None:
+    def __init__(self, data, *, events=(), ratings=None, records=None, **kwargs) -> None:
+        self.ratings = ratings or {}  # person -> ratings.selectors.RatingView
+        self.records = records or {}  # person -> the record their history page opens on
         extra = [
             (
                 f"event_{n}",
@@ -51,8 +60,22 @@ class SeasonStandingsTable(tables.Table):
         ]
         super().__init__(data, extra_columns=extra, **kwargs)
 
-    def render_name(self, value: str):
-        return format_html("<bdi>{}</bdi>", value)
+    def render_name(self, value: str, record):
+        pk = self.records.get(record.person)
+        if pk is None:
+            return format_html("<bdi>{}</bdi>", value)
+        url = reverse("tournaments:player_history", args=[pk])
+        return format_html('<a href="{}"><bdi>{}</bdi></a>', url, value)
+
+    def render_rating(self, value: str):
+        view = self.ratings.get(value)
+        if view is None:
+            return "–"
+        if view.provisional:
+            return format_html(
+                '{} <abbr class="small muted" title="{}">prov.</abbr>', f"{view.rating:.1f}", PROVISIONAL_TEXT
+            )
+        return f"{view.rating:.1f}"
 
     def render_best_finish(self, value: int) -> str:
         suffix = "th" if 10 <= value % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")

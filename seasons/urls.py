@@ -9,6 +9,7 @@ urlpatterns = [
     path("new/", views.season_create, name="create"),
     path("<slug:slug>/", views.season_detail, name="detail"),
     path("<slug:slug>/standings.csv", views.season_csv, name="csv"),
+    path("<slug:slug>/characters/", views.season_characters, name="characters"),
     path("<slug:slug>/edit/", views.season_edit, name="edit"),
     path("<slug:slug>/manage/", views.season_manage, name="manage"),
     path("<slug:slug>/manage/events/add/", views.season_event_add, name="event_add"),

@@ -14,10 +14,12 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.views import organizer_needed
-from tournaments import page_cache
+from tournaments import page_cache, selectors_characters
 from tournaments.errors import ActionError
+from tournaments.http_cache import public_page
 from tournaments.models import Event
 from tournaments.tables import configure_pages
+from tournaments.views_characters import statistics_context, table_size
 
 from . import selectors, services
 from .forms import OrganizerForm, SeasonEventForm, SeasonForm
@@ -53,7 +55,9 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = selectors.season_page(season, query=request.GET.get("q", ""))
 
     def build() -> str:
-        table = SeasonStandingsTable(context["lines"], events=context["events"])
+        table = SeasonStandingsTable(
+            context["lines"], events=context["events"], ratings=context["ratings"], records=context["records"]
+        )
         configure_pages(request, table, per_page=PER_PAGE)
         return render_to_string("seasons/_standings_table.html", {"table": table}, request=request)
 
@@ -70,6 +74,25 @@ def _csv_cell(value) -> str | int:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
+
+
+def _characters_key(request: HttpRequest, slug: str) -> str:
+    season = get_object_or_404(Season, slug=slug)
+    events = selectors.finished_event_ids(season)
+    return f"{season.pk}|{season.name}|{selectors_characters.statistics_key(event_ids=events)}"
+
+
+@require_safe
+@public_page(_characters_key)
+def season_characters(request: HttpRequest, slug: str) -> HttpResponse:
+    """Main-character statistics over the season's finished events (the event page's own, reused)."""
+    season = get_object_or_404(Season, slug=slug)
+    size = table_size(request)
+    events = selectors.finished_event_ids(season)
+    statistics = selectors_characters.character_statistics(event_ids=events, table_size=size)
+    context = statistics_context(request, statistics, size)
+    context["season"] = season
+    return render(request, "tournaments/characters.html", context)
 
 
 @require_safe

@@ -43,7 +43,7 @@ def _chart_data(statistics: characters.Statistics) -> dict:
     }
 
 
-def _context(request: HttpRequest, statistics: characters.Statistics, size: int | None) -> dict:
+def statistics_context(request: HttpRequest, statistics: characters.Statistics, size: int | None) -> dict:
     return {
         "statistics": statistics,
         "table": CharacterStatisticsTable(statistics.lines),
@@ -66,7 +66,7 @@ def event_characters(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     size = table_size(request)
     statistics = selectors_characters.event_character_statistics(event=event, table_size=size)
-    context = _context(request, statistics, size)
+    context = statistics_context(request, statistics, size)
     context.update(
         event=event,
         is_staff=request.user.is_authenticated and can(request.user, event, "run"),
@@ -79,7 +79,7 @@ def event_characters(request: HttpRequest, slug: str) -> HttpResponse:
 def all_characters(request: HttpRequest) -> HttpResponse:
     size = table_size(request)
     statistics = selectors_characters.character_statistics(table_size=size)
-    return render(request, "tournaments/characters.html", _context(request, statistics, size))
+    return render(request, "tournaments/characters.html", statistics_context(request, statistics, size))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
