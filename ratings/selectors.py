@@ -26,6 +26,7 @@ class RatingView:
     last_played: datetime.date | None
     computed_at: datetime.datetime | None = None  # when the ratings were last recomputed
     rank: int | None = None  # place on the leaderboard (1 = highest rating), where asked for
+    player_id: int | None = None  # the person's latest record: their history page opens on it
     provisional_games: ClassVar[int] = PROVISIONAL_GAMES
 
     @property
@@ -43,6 +44,7 @@ _FIELDS = (
     "provisional",
     "last_played",
     "updated_at",
+    "player_id",
     "player__name",
     "player__public_short_name",
 )
@@ -61,6 +63,7 @@ def _view(row: dict, rank: int | None = None) -> RatingView:
         last_played=row["last_played"],
         computed_at=row["updated_at"],
         rank=rank,
+        player_id=row["player_id"],
     )
 
 

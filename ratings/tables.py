@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.template.defaultfilters import floatformat
+from django.urls import reverse
 from django.utils.html import format_html
 
 PHONE_HIDDEN = {"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
@@ -24,7 +25,10 @@ class LeaderboardTable(tables.Table):
 
     def render_public_name(self, record, value):
         badge = format_html(' <span class="badge">{}</span>', "provisional") if record.provisional else ""
-        return format_html("<bdi>{}</bdi>{}", value, badge)
+        if record.player_id is None:
+            return format_html("<bdi>{}</bdi>{}", value, badge)
+        url = reverse("tournaments:player_history", args=[record.player_id])
+        return format_html('<a href="{}"><bdi>{}</bdi></a>{}', url, value, badge)
 
     def render_rating(self, value):
         return floatformat(value, 1)  # "0.0", never "-0.0"

@@ -122,3 +122,11 @@ def test_a_rating_just_below_zero_shows_as_zero(client):
     rate(Player.objects.create(name="Zed Zero"), -0.04)
     page = client.get("/ratings/").content.decode()
     assert "-0.0" not in page and ">0.0<" in page
+
+
+def test_each_name_on_the_leaderboard_opens_the_players_history(client):
+    simulated_event()
+    ratings_recompute()
+    rated = PlayerRating.objects.exclude(player=None).order_by("-rating").first()
+    body = client.get("/ratings/").content.decode()
+    assert f'href="/players/{rated.player_id}/"' in body
