@@ -13,6 +13,7 @@ from ninja.decorators import decorate_view
 from ninja.pagination import paginate
 
 from config.ratelimits import limit_api
+from ratings.selectors import ratings_for
 from tournaments.api import ERRORS, Page
 
 from . import selectors
@@ -46,6 +47,9 @@ class SeasonStandingOut(Schema):
     event_wins: int
     events_played: int
     events: list[SeasonEventPointsOut]
+    person: str = Field(description='Who: "u<account id>" or "p<record id>", as in /api/ratings/<person>/.')
+    rating: float | None = Field(description="The player's rating across every counted game (mu - 3 sigma).")
+    provisional: bool | None = Field(description="Fewer than 10 counted games; null without a rating.")
 
 
 class SeasonsPage(Page):
@@ -107,6 +111,7 @@ def season_standings(request: HttpRequest, slug: str):
     """The season's standings from its finished events, best first, with the tiebreakers in order."""
     result = selectors.standings(get_object_or_404(Season, slug=slug))
     slugs = [view.event.slug for view in result.events]
+    ratings = ratings_for(line.person for line in result.lines)
     return [
         SeasonStandingOut(
             rank=line.rank,
@@ -119,6 +124,9 @@ def season_standings(request: HttpRequest, slug: str):
                 SeasonEventPointsOut(event=slug, points=points)
                 for slug, points in zip(slugs, line.event_points, strict=True)
             ],
+            person=line.person,
+            rating=round(ratings[line.person].rating, 3) if line.person in ratings else None,
+            provisional=ratings[line.person].provisional if line.person in ratings else None,
         )
         for line in result.lines
     ]

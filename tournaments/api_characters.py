@@ -12,6 +12,8 @@ from ninja import Field, Query, Router, Schema
 from ninja.decorators import decorate_view
 
 from config.ratelimits import limit_api
+from seasons import selectors as season_selectors
+from seasons.models import Season
 
 from . import characters, selectors_characters
 from .api_schemas import ErrorOut, RateLimitedOut
@@ -137,3 +139,23 @@ def all_characters(request: HttpRequest, query: Query[SizeQuery]):
     """The same over the counted games of every event."""
     size = query.size
     return statistics_json(selectors_characters.character_statistics(table_size=size), table_size=size)
+
+
+def _season_key(request: HttpRequest, slug: str) -> str:
+    season = get_object_or_404(Season, slug=slug)
+    return selectors_characters.statistics_key(event_ids=season_selectors.finished_event_ids(season))
+
+
+@read(
+    "/seasons/{slug:slug}/characters/",
+    response={200: CharacterStatisticsOut, **ERRORS},
+    url_name="api_season_characters",
+    summary="Main characters of a season",
+)
+@decorate_view(public_page(_season_key), limit_api)
+def season_characters(request: HttpRequest, slug: str, query: Query[SizeQuery]):
+    """The same over the counted games of a season's finished events."""
+    season = get_object_or_404(Season, slug=slug)
+    events = season_selectors.finished_event_ids(season)
+    found = selectors_characters.character_statistics(event_ids=events, table_size=query.size)
+    return statistics_json(found, table_size=query.size)

@@ -62,3 +62,21 @@ def test_the_main_characters_page_counts_only_the_finished_events(client):
 
 def test_the_main_characters_page_of_an_unknown_season_is_a_404(client):
     assert client.get(reverse("seasons:characters", args=["no-such-season"])).status_code == 404
+
+
+def test_the_json_standings_carry_each_persons_rating(client):
+    season, event = season_with_one_event()
+    ratings_recompute(force=True)
+    rows = client.get(f"/api/seasons/{season.slug}/standings/").json()["standings"]
+    stored = {r.person: r.rating for r in PlayerRating.objects.all()}
+    assert rows and all(row["rating"] == round(stored[row["person"]], 3) for row in rows)
+    assert all(row["provisional"] is True for row in rows)
+
+
+def test_the_json_main_characters_of_a_season(client):
+    season, event = season_with_one_event()
+    Seat.objects.filter(round__event=event).update(main_character="Zatanna Done")
+    data = client.get(f"/api/seasons/{season.slug}/characters/").json()
+    assert [c["label"] for c in data["characters"]] == ["Zatanna Done"]
+    assert data["plays"] == Seat.objects.filter(round__event=event).count()
+    assert client.get("/api/seasons/nope/characters/").status_code == 404

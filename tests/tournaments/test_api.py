@@ -31,6 +31,7 @@ ENDPOINTS = {
     "/api/players/{pk}/vs/{other}/": "HeadToHeadOut",
     "/api/seasons/": "PagedSeasonOut",
     "/api/seasons/{slug}/standings/": "PagedSeasonStandingOut",
+    "/api/seasons/{slug}/characters/": "CharacterStatisticsOut",
     "/api/ratings/": "PagedRatingOut",
     "/api/ratings/{person}/": "RatingOut",
     "/api/events/{slug}/characters/": "CharacterStatisticsOut",
