@@ -360,4 +360,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "WARNING")},
+    # Eager Celery (no REDIS_URL) still opens a producer on the in-memory broker, and kombu warns on each task
+    # that "memory://" names no host: noise, not a fault.
+    "loggers": {"kombu.connection": {"level": "WARNING" if REDIS_URL else "ERROR"}},
 }
