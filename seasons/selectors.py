@@ -123,7 +123,9 @@ def standings_version(result: SeasonStandings) -> str:
 
 
 def _ratings_digest(ratings: dict) -> str:
-    shown = sorted((p, round(v.rating, 1), v.games, v.provisional) for p, v in ratings.items())
+    shown = sorted(
+        (p, round(v.rating, 1), round(v.uncertainty, 1), v.games, v.provisional) for p, v in ratings.items()
+    )
     return hashlib.sha256(repr(shown).encode()).hexdigest()[:12]
 
 

@@ -32,8 +32,9 @@ class SeasonStandingsTable(tables.Table):
     name = tables.Column(verbose_name="Player", orderable=False)
     points = tables.Column(verbose_name="Pts", orderable=False)
     best_finish = tables.Column(verbose_name="Best", orderable=False)
-    event_wins = tables.Column(verbose_name="Wins", orderable=False)
-    events_played = tables.Column(verbose_name="Events", orderable=False)
+    # On a phone: rank, name, points, best finish and rating; the rest is in the CSV and on a wider screen.
+    event_wins = tables.Column(verbose_name="Wins", orderable=False, attrs=PHONE_HIDDEN)
+    events_played = tables.Column(verbose_name="Events", orderable=False, attrs=PHONE_HIDDEN)
     rating = tables.Column(
         verbose_name="Rating", accessor="person", orderable=False, attrs={"th": {"title": RATING_TITLE}}
     )
@@ -71,11 +72,14 @@ class SeasonStandingsTable(tables.Table):
         view = self.ratings.get(value)
         if view is None:
             return "–"
+        spread = format_html(
+            ' <span class="small muted hide-phone" title="Uncertainty: three standard deviations">± {}</span>',
+            f"{view.uncertainty:.1f}",
+        )
         if view.provisional:
-            return format_html(
-                '{} <abbr class="small muted" title="{}">prov.</abbr>', f"{view.rating:.1f}", PROVISIONAL_TEXT
-            )
-        return f"{view.rating:.1f}"
+            mark = format_html(' <abbr class="small muted" title="{}">prov.</abbr>', PROVISIONAL_TEXT)
+            return format_html("{}{}{}", f"{view.rating:.1f}", spread, mark)
+        return format_html("{}{}", f"{view.rating:.1f}", spread)
 
     def render_best_finish(self, value: int) -> str:
         suffix = "th" if 10 <= value % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
