@@ -8,8 +8,9 @@ Matching a text to the catalogue (``match``), in this order:
    is a character's "Name (Set)" → certain;
 3. it is a character's name or one of its aliases → certain when one character has it; when several sets
    have a character of that name ("Starfire") → uncertain, those characters are the candidates;
-4. otherwise rapidfuzz's ``ratio`` (0-100) against each character's name, "Name Set" and aliases, the best
-   of them per character: certain when the best character reaches ``FUZZY_CERTAIN`` and leads the next one
+4. otherwise rapidfuzz's ``ratio`` (0-100) against each character's name, "Name Set" and aliases, raised
+   to ``ONE_SLIP`` for one slip of the finger in 5 letters or more and to ``STARTS_WITH`` for the start of
+   a name or of one of its words (``_score``), the best of them per character: certain when the best character reaches ``FUZZY_CERTAIN`` and leads the next one
    by at least ``FUZZY_MARGIN``; else uncertain with the closest characters (at least ``FUZZY_CLOSE``)
    as candidates, or no match when none is that close.
 
@@ -30,12 +31,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import DamerauLevenshtein
 
 from rulings.parsers.base import normalise
 
 FUZZY_CERTAIN = 85  # the best character's ratio must reach this ...
 FUZZY_MARGIN = 8  # ... and lead the next character's by this much
 FUZZY_CLOSE = 60  # a candidate worth showing
+ONE_SLIP = 90  # one letter wrong, missing, extra or swapped (names of 5 letters or more): certain when alone
+STARTS_WITH = 84  # the start of a name: offered first, never certain on its own (below FUZZY_CERTAIN)
 CANDIDATES_SHOWN = 5
 TABLE_SIZES = (3, 4)
 
@@ -74,6 +78,18 @@ def _forms(character: MainCharacter) -> tuple[str, str, tuple[str, ...]]:
     )
 
 
+def _score(wanted: str, form: str) -> float:
+    """How close a typed text is to one form of a name (0-100): rapidfuzz's ratio, raised for one slip of
+    the finger in a name of 5 letters or more ("batmam", "batmna") and for the start of the name or of one
+    of its words, 3 letters or more ("lex", "green")."""
+    score = fuzz.ratio(wanted, form)
+    if len(wanted) >= 5 and DamerauLevenshtein.distance(wanted, form) <= 1:
+        score = max(score, ONE_SLIP)
+    if len(wanted) >= 3 and (form.startswith(wanted) or any(w.startswith(wanted) for w in form.split())):
+        score = max(score, STARTS_WITH)
+    return score
+
+
 def match(text: str, catalogue: Sequence[MainCharacter]) -> Match:
     """The catalogue's character that ``text`` names, if certain (see the module docstring)."""
     wanted = normalise(text or "")
@@ -90,7 +106,7 @@ def match(text: str, catalogue: Sequence[MainCharacter]) -> Match:
         return Match(UNCERTAIN, candidates=tuple(named))
     scored = sorted(
         (
-            (max(fuzz.ratio(wanted, form) for form in (label, name, *aliases)), character.label, character)
+            (max(_score(wanted, form) for form in (label, name, *aliases)), character.label, character)
             for character, label, name, aliases in forms
         ),
         key=lambda row: (-row[0], row[1]),
@@ -112,7 +128,7 @@ def closest(text: str, catalogue: Sequence[MainCharacter], limit: int = 3) -> tu
         return ()
     scored = sorted(
         (
-            (max(fuzz.ratio(wanted, form) for form in (label, name, *aliases)), character.label, character)
+            (max(_score(wanted, form) for form in (label, name, *aliases)), character.label, character)
             for character, label, name, aliases in ((c, *_forms(c)) for c in catalogue)
         ),
         key=lambda row: (-row[0], row[1]),

@@ -66,3 +66,19 @@ def test_an_empty_catalogue_matches_nothing():
 def test_the_closest_names_come_best_first_however_far():
     assert characters.closest("Batman, Superman", CATALOGUE)[0].name == "Batman"
     assert len(characters.closest("Zzyzx", CATALOGUE)) == 3
+
+
+def test_one_slip_of_the_finger_in_a_longer_name_is_certain():
+    assert match("Batmam", CATALOGUE).character.label == "Batman (Base Set)"
+    assert match("Wonedr Woman", CATALOGUE).character.label == "Wonder Woman (Base Set)"
+
+
+def test_the_start_of_a_name_is_offered_first_but_never_taken_alone():
+    found = match("Wond", CATALOGUE)
+    assert found.status == UNCERTAIN
+    assert found.candidates[0].name == "Wonder Woman"
+
+
+def test_the_start_of_a_word_of_the_name_is_offered_too():
+    found = match("Marv", CATALOGUE)  # Captain Marvel, Shazam's alias
+    assert found.candidates and found.candidates[0].name == "Shazam!"
