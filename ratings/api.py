@@ -53,4 +53,4 @@ def rating(request: HttpRequest, person: str):
     view = selectors.ratings_for([person[:20]]).get(person)
     if view is None:
         raise Http404("No rating for this person.")
-    return rating_json(view)
+    return rating_json(selectors.with_rank(view))

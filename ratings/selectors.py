@@ -3,6 +3,7 @@ pages include. Names are read from the player record at read time, so the privac
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -74,6 +75,12 @@ def ratings_for(persons: Iterable[str]) -> dict[str, RatingView]:
         return {}
     rows = PlayerRating.objects.filter(person__in=wanted).values(*_FIELDS)
     return {row["person"]: _view(row) for row in rows}
+
+
+def with_rank(view: RatingView) -> RatingView:
+    """The rating with its place on the leaderboard (1 + how many rate higher; ties share). One query."""
+    higher = PlayerRating.objects.filter(rating__gt=view.rating).count()
+    return dataclasses.replace(view, rank=higher + 1)
 
 
 def leaderboard(*, query: str = "") -> list[RatingView]:

@@ -14,7 +14,7 @@ class LeaderboardTable(tables.Table):
     rank = tables.Column(verbose_name="#")
     public_name = tables.Column(verbose_name="Player")
     rating = tables.Column(verbose_name="Rating")
-    uncertainty = tables.Column(verbose_name="±", attrs=PHONE_HIDDEN)
+    uncertainty = tables.Column(verbose_name="Skill estimate", attrs=PHONE_HIDDEN)
     games = tables.Column(verbose_name="Games")
     last_played = tables.DateColumn(verbose_name="Last played", attrs=PHONE_HIDDEN, format="j M Y")
 
@@ -33,5 +33,6 @@ class LeaderboardTable(tables.Table):
     def render_rating(self, value):
         return floatformat(value, 1)  # "0.0", never "-0.0"
 
-    def render_uncertainty(self, value):
-        return floatformat(value, 1)
+    def render_uncertainty(self, value, record):
+        """μ ± 3σ: the rating is its low end."""
+        return f"{floatformat(record.mu, 1)} ± {floatformat(value, 1)}"

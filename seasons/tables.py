@@ -72,14 +72,10 @@ class SeasonStandingsTable(tables.Table):
         view = self.ratings.get(value)
         if view is None:
             return "–"
-        spread = format_html(
-            ' <span class="small muted hide-phone" title="Uncertainty: three standard deviations">± {}</span>',
-            f"{view.uncertainty:.1f}",
-        )
         if view.provisional:
             mark = format_html(' <abbr class="small muted" title="{}">prov.</abbr>', PROVISIONAL_TEXT)
-            return format_html("{}{}{}", f"{view.rating:.1f}", spread, mark)
-        return format_html("{}{}", f"{view.rating:.1f}", spread)
+            return format_html("{}{}", f"{view.rating:.1f}", mark)
+        return f"{view.rating:.1f}"
 
     def render_best_finish(self, value: int) -> str:
         suffix = "th" if 10 <= value % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from ratings.selectors import RatingView, ratings_for
+from ratings.selectors import RatingView, ratings_for, with_rank
 
 from . import history
 from .models import Event, Player, Registration, public_name_for, short_name_for
@@ -112,6 +112,7 @@ def player_history(*, player_id: int) -> PlayerHistoryPage | None:
     names = public_names(games, exclude=person.key)
     result = history.player_history(person=person.key, entries=entries, games=games, names=names)
     rating = ratings_for([person.key]).get(person.key)
+    rating = with_rank(rating) if rating else None
     return PlayerHistoryPage(person=person, history=result, games=games, names=names, rating=rating)
 
 

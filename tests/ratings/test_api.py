@@ -52,6 +52,13 @@ def test_it_gives_one_persons_rating(client):
     assert body["person"] == rating.person and body["mu"] == 16.0 and body["sigma"] == 2.0
 
 
+def test_one_persons_rating_has_its_place_on_the_leaderboard(client):
+    rate("Ann Top", 20.0)
+    rate("Bea Tied", 10.0)
+    tied = rate("Cy Tied", 10.0)
+    assert client.get(f"/api/ratings/{tied.person}/").json()["rank"] == 2
+
+
 @pytest.mark.parametrize("person", ["u999", "nobody", "p" + "9" * 500])
 def test_an_unknown_person_is_a_json_404(client, person):
     response = client.get(f"/api/ratings/{person}/")
