@@ -3,6 +3,8 @@
 - Create a season: anyone who may create events (``accounts.permissions.can_create_events``).
 - Edit it, add or remove its events, add co-organizers: its organizers (a superuser counts as one).
 - Add an event: a season organizer who also organizes that event (``tournaments.permissions``).
+- Remove an event: a season organizer who organizes that event, or who created the season; a
+  co-organizer cannot take out an event of someone else's.
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ def is_season_organizer(user, season: Season) -> bool:
 
 def can_add_event(user, season: Season, event: Event) -> bool:
     return is_season_organizer(user, season) and can(user, event, "manage")
+
+
+def can_remove_event(user, season: Season, event: Event) -> bool:
+    if not is_season_organizer(user, season):
+        return False
+    return user.is_superuser or season.created_by_id == user.pk or can(user, event, "manage")
 
 
 def events_organized_by(user) -> QuerySet[Event]:

@@ -13,7 +13,7 @@ from tournaments.errors import ActionError
 from tournaments.models import Event
 
 from .models import Season, SeasonEvent, SeasonOrganizer
-from .permissions import can_add_event, is_season_organizer
+from .permissions import can_add_event, can_remove_event, is_season_organizer
 from .points import clean_scheme
 
 
@@ -109,8 +109,12 @@ def season_event_add(*, season: Season, event: Event, user) -> SeasonEvent:
         raise FieldError("event", f"{event.name} is already in this season.") from exc
 
 
-def season_event_remove(*, season: Season, event: Event) -> bool:
+def season_event_remove(*, season: Season, event: Event, user) -> bool:
     """Take ``event`` out of ``season`` (its results stay with the event). False if it was not in it."""
+    if not can_remove_event(user, season, event):
+        raise ActionError(
+            f"Only the season's creator or an organizer of {event.name} can take it out of the season."
+        )
     deleted, _ = SeasonEvent.objects.filter(season=season, event=event).delete()
     return bool(deleted)
 

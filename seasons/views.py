@@ -26,6 +26,7 @@ from .forms import OrganizerForm, SeasonEventForm, SeasonForm
 from .models import Season
 from .permissions import (
     can_create_seasons,
+    can_remove_event,
     events_organized_by,
     is_season_organizer,
     season_organizer_required,
@@ -177,12 +178,17 @@ def _scheme_text(season: Season | None) -> str:
 def _manage(request: HttpRequest, season: Season, *, event_form=None, organizer_form=None, status=200):
     in_season = season.season_events.values("event_id")
     addable = events_organized_by(request.user).exclude(pk__in=in_season)
+    # Only events the season's dates hold are offered (the service says why any other is refused).
+    addable = addable.filter(date__gte=season.start_date, date__lte=season.end_date)
+    events = list(Event.objects.filter(season_entries__season=season).order_by("date", "pk"))
+    for event in events:
+        event.removable = can_remove_event(request.user, season, event)
     return render(
         request,
         "seasons/season_manage.html",
         {
             "season": season,
-            "events": list(Event.objects.filter(season_entries__season=season).order_by("date", "pk")),
+            "events": events,
             "organizers": list(season.organizers.select_related("user")),
             "event_form": event_form or SeasonEventForm(events=addable),
             "organizer_form": organizer_form or OrganizerForm(),
@@ -218,7 +224,14 @@ def season_event_add(request: HttpRequest, season: Season) -> HttpResponse:
 @season_organizer_required
 def season_event_remove(request: HttpRequest, season: Season, event_id: int) -> HttpResponse:
     event = Event.objects.filter(pk=event_id).first()
-    if event is not None and services.season_event_remove(season=season, event=event):
+    try:
+        removed = event is not None and services.season_event_remove(
+            season=season, event=event, user=request.user
+        )
+    except ActionError as exc:
+        messages.error(request, exc.message)
+        return redirect("seasons:manage", slug=season.slug)
+    if removed:
         messages.success(request, f"{event.name} no longer counts in {season.name}.")
     else:
         messages.info(request, "That event was not in the season (removed meanwhile?).")

@@ -238,6 +238,14 @@ def test_the_manage_page_offers_only_the_events_the_organizer_runs(client, boss)
     assert choices == [mine]
 
 
+def test_the_manage_page_offers_only_events_within_the_seasons_dates(client, boss):
+    inside = make_event(organizer=boss, name="Inside", date=datetime.date(2026, 2, 1))
+    make_event(organizer=boss, name="Outside", date=datetime.date(2026, 12, 1))
+    season = make_season(boss)
+    response = client.get(reverse("seasons:manage", args=[season.slug]))
+    assert list(response.context["event_form"].fields["event"].queryset) == [inside]
+
+
 def test_adding_an_event_from_the_page(client, boss):
     event = make_event(organizer=boss, date=datetime.date(2026, 2, 1))
     season = make_season(boss)

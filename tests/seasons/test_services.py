@@ -10,6 +10,7 @@ from seasons import services
 from seasons.models import Season, SeasonEvent, SeasonOrganizer
 from tests.factories import add_staff, make_event, make_user
 from tests.seasons.helpers import finished_event, make_season
+from tournaments.errors import ActionError
 
 pytestmark = pytest.mark.django_db
 
@@ -101,10 +102,29 @@ def test_removing_an_event_keeps_the_event():
     boss = make_user()
     event = make_event(organizer=boss, date=datetime.date(2026, 2, 1))
     season = make_season(boss, events=[event])
-    assert services.season_event_remove(season=season, event=event)
+    assert services.season_event_remove(season=season, event=event, user=boss)
     assert not season.events.exists()
-    assert not services.season_event_remove(season=season, event=event)
+    assert not services.season_event_remove(season=season, event=event, user=boss)
     event.refresh_from_db()
+
+
+def test_a_co_organizer_cannot_take_out_an_event_of_someone_elses():
+    boss, helper = make_user(), make_user()
+    event = make_event(organizer=boss, date=datetime.date(2026, 2, 1))
+    season = make_season(boss, events=[event])
+    services.season_organizer_add(season=season, who=helper.username, user=boss)
+    with pytest.raises(ActionError, match="season's creator or an organizer"):
+        services.season_event_remove(season=season, event=event, user=helper)
+    assert season.events.exists()
+
+
+def test_the_seasons_creator_may_take_out_a_co_organizers_event():
+    boss, helper = make_user(), make_user()
+    season = make_season(boss)
+    services.season_organizer_add(season=season, who=helper.username, user=boss)
+    event = make_event(organizer=helper, date=datetime.date(2026, 2, 1))
+    services.season_event_add(season=season, event=event, user=helper)
+    assert services.season_event_remove(season=season, event=event, user=boss)
 
 
 def test_a_co_organizer_is_added_by_username_or_email():
