@@ -51,6 +51,9 @@ class SeasonForm(forms.Form):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", "The season cannot end before it starts.")
+        if data.get("preset") not in (None, "custom") and (data.get("places") or "").strip():
+            self.add_error("places", "These points count only with “Custom”: choose Custom, or clear them.")
+            return data
         if data.get("preset") and data.get("attendance") is not None:
             try:
                 data["points"] = clean_scheme(

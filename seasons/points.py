@@ -60,7 +60,12 @@ class SchemeError(ValueError):
 
 
 def parse_places(text: str) -> list[int]:
-    """ "10, 7 5" -> [10, 7, 5]: whole numbers of 0 to MAX_POINTS, separated by commas or spaces."""
+    """ "10, 7 5" -> [10, 7, 5]: whole numbers of 0 to MAX_POINTS, separated by commas or spaces, never
+    more for a lower place; an empty place between two commas is refused rather than skipped."""
+    pieces = text.replace(";", ",").strip().rstrip(",").split(",")
+    for n, piece in enumerate(pieces, start=1):
+        if len(pieces) > 1 and not piece.strip():
+            raise SchemeError("places", f"Place {n} is empty: type 0 for a place that gets no points.")
     parts = text.replace(",", " ").replace(";", " ").split()
     if not parts:
         raise SchemeError("places", "Type the points for place 1, then place 2, and so on, e.g. 10, 7, 5.")
@@ -71,6 +76,12 @@ def parse_places(text: str) -> list[int]:
         if not part.isdigit() or not part.isascii() or int(part) > MAX_POINTS:
             raise SchemeError(
                 "places", f"Place {n}: {part[:20]!r} is not a whole number of 0 to {MAX_POINTS}."
+            )
+        if values and int(part) > values[-1]:
+            raise SchemeError(
+                "places",
+                f"Place {n} gets more points ({part}) than place {n - 1} ({values[-1]}): "
+                "points go down, or stay level, place by place.",
             )
         values.append(int(part))
     return values

@@ -352,3 +352,11 @@ def test_the_page_shows_a_correction_at_once(client):
     after = response.context["lines"][0].name
     assert after != before
     assert response.text.index(after) < response.text.index(before)
+
+
+def test_custom_points_typed_with_a_preset_chosen_are_an_error_not_dropped(client, boss):
+    response = client.post(reverse("seasons:create"), season_form(preset="store", places="10, 7, 5"))
+    assert response.status_code == 400
+    assert "count only with “Custom”" in response.content.decode()
+    assert "10, 7, 5" in response.content.decode()
+    assert not Season.objects.exists()

@@ -85,3 +85,18 @@ def test_the_description_states_the_table_and_attendance():
     assert describe({"preset": "custom", "places": [6, 3], "attendance": 1}) == (
         "Custom: 1st 6, 2nd 3, below 0. Plus 1 for attending (every player who played at least one game of the event)."
     )
+
+
+def test_an_empty_place_between_commas_is_refused_not_skipped():
+    with pytest.raises(SchemeError, match="Place 2 is empty"):
+        parse_places("10, , 7")
+
+
+def test_a_trailing_comma_is_fine():
+    assert parse_places("10, 7,") == [10, 7]
+
+
+def test_points_never_rise_for_a_lower_place():
+    with pytest.raises(SchemeError, match="Place 2 gets more points"):
+        parse_places("1, 5, 10")
+    assert parse_places("5, 5, 3") == [5, 5, 3]
