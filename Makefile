@@ -27,7 +27,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 run: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput
 	@if [ -n "$(RULINGS_DIR)" ] && $(PY) manage.py help import_rulings >/dev/null 2>&1; then \
-		$(PY) manage.py import_rulings "$(RULINGS_DIR)" && $(PY) manage.py match_main_characters; \
+		$(PY) manage.py import_rulings "$(RULINGS_DIR)"; \
 	else echo "No rule documents imported (set RULINGS_SOURCES to their directory)."; fi
 	$(PY) manage.py seed_demo
 	$(PY) manage.py runserver $(HOST)

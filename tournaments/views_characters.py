@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -110,7 +111,8 @@ def characters_check(request: HttpRequest, event: Event) -> HttpResponse:
                 messages.error(request, exc.message)
             else:
                 messages.success(
-                    request, f"“{found.text}” is now {match.character.label} on {changed} slip line(s)."
+                    request,
+                    f"“{found.text}” is now {match.character.label} on {changed} slip line{pluralize(changed)}.",
                 )
         return redirect(reverse("tournaments:characters_check", args=[event.slug]))
     return render(

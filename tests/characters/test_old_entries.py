@@ -129,3 +129,13 @@ def test_the_command_without_rule_documents_says_so():
     out = io.StringIO()
     call_command("match_main_characters", stdout=out)
     assert "import_rulings" in out.getvalue()
+
+
+def test_new_rule_documents_match_the_old_free_text_at_once():
+    from rulings.signals import documents_changed
+
+    import_characters()
+    event = simulated_event()
+    (pk,) = seats_saying(event, "batmn")
+    documents_changed.send(sender=None)  # what import_rulings sends after a document was added or changed
+    assert seat(pk).main_character_key == BATMAN.key

@@ -89,3 +89,16 @@ def test_search_prints_the_documented_fields(excerpt):
         "url",
     }
     assert (first["rank"], first["number"], answer["not_found"]) == (1, "1.010", False)
+
+
+def test_import_tells_the_other_apps_when_documents_changed_and_only_then(excerpt):
+    from rulings.signals import documents_changed
+
+    heard = []
+    documents_changed.connect(lambda **kwargs: heard.append(1), weak=False, dispatch_uid="test-heard")
+    try:
+        run("import_rulings", str(excerpt))
+        run("import_rulings", str(excerpt))  # unchanged: nothing to tell
+    finally:
+        documents_changed.disconnect(dispatch_uid="test-heard")
+    assert heard == [1]

@@ -97,3 +97,10 @@ def main_character_choose(*, event: Event, text: str, key: str) -> int:
         if changed:
             Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
     return changed
+
+
+def match_after_import(**kwargs) -> None:
+    """``rulings.signals.documents_changed``: match the slips' free text to the new catalogue where certain
+    (the rest stays on the events' staff pages)."""
+    if main_characters():
+        main_characters_match()

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from rulings import search, semantic, services
 from rulings.models import Document
+from rulings.signals import documents_changed
 
 
 class Command(BaseCommand):
@@ -34,6 +35,7 @@ class Command(BaseCommand):
                 self.stderr.write(f"skipped {error}")
         if any(result.status != services.UNCHANGED for result in results):
             search.rebuild_index()
+            documents_changed.send(sender=self.__class__)
         meaning = self._meaning_index()
         elapsed = time.monotonic() - started
         if json:
