@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.views import organizer_needed
+from ratings.selectors import ratings_for
 from tournaments import page_cache, selectors_characters
 from tournaments.errors import ActionError
 from tournaments.http_cache import public_page
@@ -100,14 +101,17 @@ def season_characters(request: HttpRequest, slug: str) -> HttpResponse:
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     result = selectors.standings(season)
+    lines = selectors.filter_lines(result.lines, request.GET.get("q", ""))  # the page's name filter
+    ratings = ratings_for(line.person for line in lines)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{season.slug}-standings.csv"'
     writer = csv.writer(response)
     writer.writerow(
-        ["rank", "player", "points", "best_finish", "event_wins", "events_played"]
+        ["rank", "player", "points", "best_finish", "event_wins", "events_played", "rating", "provisional"]
         + [_csv_cell(view.event.name) for view in result.events]
     )
-    for line in result.lines:
+    for line in lines:
+        rating = ratings.get(line.person)
         writer.writerow(
             [
                 line.rank,
@@ -116,6 +120,8 @@ def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 line.best_finish,
                 line.event_wins,
                 line.events_played,
+                "" if rating is None else round(rating.rating, 1),
+                "" if rating is None else ("yes" if rating.provisional else "no"),
             ]
             + ["" if p is None else p for p in line.event_points]
         )

@@ -102,9 +102,22 @@ def test_the_csv_has_a_row_per_person_and_a_column_per_event(client):
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0][:3] == ["rank", "player", "points"]
-    assert rows[0][6:] == [e.name for e in events]
+    assert rows[0][6:8] == ["rating", "provisional"]
+    assert rows[0][8:] == [e.name for e in events]
     assert len(rows) == 1 + 16
     assert rows[1][0] == "1"
+
+
+def test_the_csv_keeps_the_pages_name_filter(client):
+    boss = make_user()
+    event = finished_event(boss)
+    player = event.registrations.first().player
+    player.name = "Quentin Filterby"
+    player.save()
+    season = make_season(boss, events=[event])
+    response = client.get(reverse("seasons:csv", args=[season.slug]), {"q": "filterby"})
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert [row[1] for row in rows[1:]] == ["Quentin Filterby"]
 
 
 def test_the_csv_quotes_a_name_that_looks_like_a_formula(client):
