@@ -46,9 +46,11 @@ api = NinjaAPI(
     version="1.0",
     description=(
         "Read-only public data of DC Comics Deck-Building Game events: the events, their published rounds "
-        "with tables and seats, every game's result, the standings and the final ranking. No "
+        "with tables and seats, every game's result, the standings and the final ranking; across events: "
+        "seasons and their standings, a player's history and head-to-heads, ratings, and main-character "
+        "statistics. Names are public names (each player's privacy choice). No "
         "authentication; GET (and HEAD) only; any origin may read it (CORS). Lists take `limit` and "
-        "`offset` and report `count`. Answers carry an ETag: send it back in If-None-Match for a 304. "
+        "`offset` and report `count`. Event answers carry an ETag: send it back in If-None-Match for a 304. "
         'Errors are JSON: `{"detail": "..."}`. Over the rate limit: 429 with Retry-After.'
     ),
     # The endpoints keep their names in the tournaments namespace (tournaments:api_event, ...);
