@@ -12,6 +12,7 @@ from ninja.pagination import paginate
 
 from config.ratelimits import limit_api
 from tournaments.api import ERRORS, Page
+from tournaments.people import valid_key
 
 from . import selectors
 from .schemas import RatingOut, rating_json
@@ -50,7 +51,7 @@ def ratings(request: HttpRequest, q: str = Query("", max_length=120, description
 @decorate_view(limit_api)
 def rating(request: HttpRequest, person: str):
     """One person's rating; 404 when they have none (no counted game yet, or unknown)."""
-    view = selectors.ratings_for([person[:20]]).get(person)
+    view = selectors.ratings_for([person]).get(person) if valid_key(person) else None
     if view is None:
         raise Http404("No rating for this person.")
     return rating_json(selectors.with_rank(view))

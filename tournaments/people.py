@@ -11,10 +11,21 @@ Pure: no Django imports, so the pure cores (season standings, ratings) can use i
 
 from __future__ import annotations
 
+import re
+
 
 def person_key(*, player_id: int, user_id: int | None) -> str:
     """ "u12" for records of account 12, else "p34" for record 34 alone."""
     return f"u{user_id}" if user_id is not None else f"p{player_id}"
+
+
+_KEY = re.compile(r"[up][1-9][0-9]{0,17}")
+
+
+def valid_key(text: str) -> bool:
+    """Whether ``text`` is a person key at all ("u12", "p34"): anything else, typed into a URL, names nobody
+    (and never reaches the database, where a NUL byte is an error on PostgreSQL)."""
+    return _KEY.fullmatch(text) is not None
 
 
 def is_account_key(key: str) -> bool:

@@ -77,3 +77,17 @@ def test_an_event_still_running_has_no_final_places():
     Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
     event.refresh_from_db()
     assert final_places([event]) == {}
+
+
+@pytest.mark.parametrize("text", ["u1", "p34", "u123456789012345678"])
+def test_a_person_key_is_u_or_p_and_a_record_or_account_number(text):
+    from tournaments.people import valid_key
+
+    assert valid_key(text)
+
+
+@pytest.mark.parametrize("text", ["", "u", "x1", "u0", "p-1", "p1\x00", "u1 ", "u1234567890123456789"])
+def test_anything_else_names_nobody(text):
+    from tournaments.people import valid_key
+
+    assert not valid_key(text)

@@ -59,7 +59,7 @@ def test_one_persons_rating_has_its_place_on_the_leaderboard(client):
     assert client.get(f"/api/ratings/{tied.person}/").json()["rank"] == 2
 
 
-@pytest.mark.parametrize("person", ["u999", "nobody", "p" + "9" * 500])
+@pytest.mark.parametrize("person", ["u999", "nobody", "p" + "9" * 500, "a%00b", "p1%00", "u0", "p-1"])
 def test_an_unknown_person_is_a_json_404(client, person):
     response = client.get(f"/api/ratings/{person}/")
     assert response.status_code == 404
