@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.db.models.signals import post_init, post_save
 from django.dispatch import receiver
 
-from tournaments.models import Player
+from tournaments.models import Player, Round, Seat
 from tournaments.signals import results_changed
 
 from .services import ratings_recompute_enqueue
@@ -33,6 +33,10 @@ def _remember_account(sender, instance: Player, **kwargs) -> None:
     instance._ratings_user_id = instance.__dict__.get("user_id", _UNKNOWN)
 
 
+def _has_counted_games(player: Player) -> bool:
+    return Seat.objects.filter(registration__player=player, round__status=Round.Status.CLOSED).exists()
+
+
 @receiver(post_save, sender=Player)
 def _account_link_changed(sender, instance: Player, created: bool, update_fields=None, **kwargs) -> None:
     was = getattr(instance, "_ratings_user_id", _UNKNOWN)
@@ -40,6 +44,7 @@ def _account_link_changed(sender, instance: Player, created: bool, update_fields
         changed = update_fields is None or "user" in update_fields
     else:
         changed = instance.user_id != was
-    if changed and not created:
+    # A record with no counted game moves no rating: linking it (a sign-up, a new registration) costs nothing.
+    if changed and not created and _has_counted_games(instance):
         ratings_recompute_enqueue()
     instance._ratings_user_id = instance.user_id

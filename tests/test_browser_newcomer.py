@@ -88,7 +88,8 @@ def test_a_newcomer_organizes_invites_a_judge_and_players_register_through_a_wai
     judge.fill("#id_password2", PASSWORD)
     judge.click("button:has-text('Create account')")
     judge.click("button:has-text('Accept as jo')")
-    judge.wait_for_selector("text=You are now judge of Walkthrough Open")
+    # 30 s, not the default 10: twice in full CI runs this step waited longer (it takes 0.3 s alone).
+    judge.wait_for_selector("text=You are now judge of Walkthrough Open", timeout=30_000)
     assert judge.locator("text=Desk Player One").count() >= 1  # the event's staff pages: the players list
     judge.goto(base + "/me/")
     assert judge.locator(".my-events >> text=Walkthrough Open").count() == 1

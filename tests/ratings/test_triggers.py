@@ -122,3 +122,13 @@ def test_a_record_loaded_without_its_account_costs_no_query_and_enqueues_only_fo
         player.user = make_user()
         player.save(update_fields=["user"])
     assert enqueued(callbacks) == 1
+
+
+def test_claiming_a_record_without_a_counted_game_enqueues_nothing(django_capture_on_commit_callbacks):
+    from tests.factories import make_event, make_registration
+
+    player = make_registration(make_event(), "Nadia Nogames").player
+    code = account_services.claim_code_issue(player=player)
+    with django_capture_on_commit_callbacks() as callbacks:
+        account_services.player_claim(user=make_user(), code=code)
+    assert enqueued(callbacks) == 0
