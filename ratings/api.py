@@ -12,6 +12,7 @@ from ninja.pagination import paginate
 
 from config.ratelimits import limit_api
 from tournaments.api import ERRORS, Page
+from tournaments.api_routing import get_and_head
 from tournaments.people import valid_key
 
 from . import selectors
@@ -21,14 +22,7 @@ router = Router(tags=["Ratings"])
 
 
 def read(path: str, **options):
-    """A GET endpoint that HEAD answers too (as ``tournaments.api.read``; HEAD stays out of the schema)."""
-
-    def register(view):
-        router.get(path, **options)(view)
-        router.api_operation(["HEAD"], path, include_in_schema=False, **options)(view)
-        return view
-
-    return register
+    return get_and_head(router, path, **options)
 
 
 class RatingsPage(Page):

@@ -15,6 +15,7 @@ from ninja.pagination import paginate
 from config.ratelimits import limit_api
 from ratings.selectors import ratings_for
 from tournaments.api import ERRORS, Page
+from tournaments.api_routing import get_and_head
 
 from . import selectors
 from .models import Season
@@ -76,14 +77,7 @@ class SeasonStandingsPage(Page):
 
 
 def read(path: str, **options):
-    """A GET endpoint that HEAD answers too, as tournaments.api's (HEAD stays out of the OpenAPI document)."""
-
-    def register(view):
-        router.get(path, **options)(view)
-        router.api_operation(["HEAD"], path, include_in_schema=False, **options)(view)
-        return view
-
-    return register
+    return get_and_head(router, path, **options)
 
 
 @read("/", response={200: list[SeasonOut], **ERRORS}, url_name="api_seasons", summary="Seasons")

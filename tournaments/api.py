@@ -27,6 +27,7 @@ from config.ratelimits import limit_api
 from . import api_schemas, page_cache, public_etags, public_pairings, selectors
 from .api_characters import router as characters_router
 from .api_players import router as players_router
+from .api_routing import get_and_head
 from .api_schemas import (
     ErrorOut,
     EventDetailOut,
@@ -64,15 +65,8 @@ ERRORS = {400: ErrorOut, 404: ErrorOut, 429: RateLimitedOut}
 
 
 def read(path: str, *, url_name: str, **options):
-    """A GET endpoint that HEAD answers too, as the hand-built views did (HEAD stays out of the OpenAPI
-    document: the same operation twice would repeat its operationId)."""
-
-    def register(view):
-        api.get(path, url_name=url_name, **options)(view)
-        api.api_operation(["HEAD"], path, url_name=url_name, include_in_schema=False, **options)(view)
-        return view
-
-    return register
+    """A GET (and HEAD) endpoint of the API itself."""
+    return get_and_head(api, path, url_name=url_name, **options)
 
 
 def public_read(etag: Callable[..., str]):

@@ -16,6 +16,7 @@ from seasons import selectors as season_selectors
 from seasons.models import Season
 
 from . import characters, selectors_characters
+from .api_routing import get_and_head
 from .api_schemas import ErrorOut, RateLimitedOut
 from .http_cache import public_page
 from .models import Event
@@ -80,14 +81,7 @@ def _all_key(request: HttpRequest) -> str:
 
 
 def read(path: str, *, url_name: str, **options):
-    """GET, and HEAD outside the OpenAPI document, as tournaments.api.read does."""
-
-    def register(view):
-        router.get(path, url_name=url_name, **options)(view)
-        router.api_operation(["HEAD"], path, url_name=url_name, include_in_schema=False, **options)(view)
-        return view
-
-    return register
+    return get_and_head(router, path, url_name=url_name, **options)
 
 
 def statistics_json(statistics: characters.Statistics, *, table_size: int | None) -> dict:

@@ -18,6 +18,7 @@ from config.ratelimits import limit_api
 from ratings.schemas import RatingOut, rating_json
 
 from . import selectors_history
+from .api_routing import get_and_head
 from .api_schemas import ErrorOut, RateLimitedOut, RoundKind
 from .history import Tally
 
@@ -129,10 +130,7 @@ def _operation(path: str, *, url_name: str, **options):
     """GET (and HEAD, kept out of the OpenAPI document), rate limited."""
 
     def register(view):
-        view = decorate_view(limit_api)(view)
-        router.get(path, url_name=url_name, **options)(view)
-        router.api_operation(["HEAD"], path, url_name=url_name, include_in_schema=False, **options)(view)
-        return view
+        return get_and_head(router, path, url_name=url_name, **options)(decorate_view(limit_api)(view))
 
     return register
 
