@@ -123,6 +123,41 @@ def first_search(query: str, *, warm: bool) -> tuple[float, float, float]:
     return float(out[-3]), float(out[-2]), float(out[-1]) / 1024
 
 
+def setup(*, seeds: str, keep_database: bool, words_only: bool) -> tuple[float, float, int, int]:
+    """Django on a fresh SQLite database in a temporary directory (unless ``keep_database``), the documents
+    imported and their entry vectors built: (documents, import seconds, vectors seconds, entries)."""
+    if not keep_database:
+        tmp = tempfile.mkdtemp(prefix="bench-rulings-")
+        os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
+        os.environ["VAR_DIR"] = tmp
+        # Entry vectors are kept by document checksum: share make run's, so the model encodes them once.
+        shared = ROOT / "var" / "embeddings-cache"
+        shared.mkdir(parents=True, exist_ok=True)
+        os.symlink(shared, Path(tmp) / "embeddings-cache")
+    if words_only:
+        os.environ["RULINGS_EMBEDDINGS"] = "off"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+    # One client searching hundreds of times a minute: the search's rate limit (RATELIMIT_SEARCH) would
+    # answer most of the page's searches with 429.
+    os.environ["RATELIMIT_ENABLE"] = "false"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from rulings import semantic, services
+    from rulings.models import Document, Entry
+
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    imported = services.import_paths(paths=[seeds])
+    import_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    semantic.document_vectors(Document.objects.filter(is_current=True), build=True)
+    return len(imported), import_seconds, time.perf_counter() - started, Entry.objects.count()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -145,39 +180,14 @@ def main() -> int:
     if args.quick:
         args.repeat = 1
 
-    if not args.keep_database:
-        tmp = tempfile.mkdtemp(prefix="bench-rulings-")
-        os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
-        os.environ["VAR_DIR"] = tmp
-        # Entry vectors are kept by document checksum: share make run's, so the model encodes them once.
-        shared = ROOT / "var" / "embeddings-cache"
-        shared.mkdir(parents=True, exist_ok=True)
-        os.symlink(shared, Path(tmp) / "embeddings-cache")
-    if args.words_only:
-        os.environ["RULINGS_EMBEDDINGS"] = "off"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
-    # One client searching hundreds of times a minute: the search's rate limit (RATELIMIT_SEARCH) would
-    # answer most of the page's searches with 429.
-    os.environ["RATELIMIT_ENABLE"] = "false"
-    import django
-
-    django.setup()
+    documents, import_seconds, meaning_seconds, entries = setup(
+        seeds=args.seeds, keep_database=args.keep_database, words_only=args.words_only
+    )
     from django.conf import settings
-    from django.core.management import call_command
     from django.core.wsgi import get_wsgi_application
 
-    from rulings import search, semantic, services
-    from rulings.models import Document, Entry
-
-    call_command("migrate", verbosity=0)
-    started = time.perf_counter()
-    imported = services.import_paths(paths=[args.seeds])
-    import_seconds = time.perf_counter() - started
-    started = time.perf_counter()
-    semantic.document_vectors(Document.objects.filter(is_current=True), build=True)
-    meaning_seconds = time.perf_counter() - started
-    entries = Entry.objects.count()
+    from rulings import search
+    from rulings.models import Entry
 
     names = ["tuning", "report"] if args.set == "both" else [args.set]
     items = [dict(item, set=name) for name in names for item in json.loads(SETS[name].read_text())]
@@ -273,7 +283,7 @@ def main() -> int:
         print(json.dumps(dict(report, misses=misses), indent=2))
     else:
         print(
-            f"import of {len(imported)} documents ({entries} entries): {report['import_seconds']} s; "
+            f"import of {documents} documents ({entries} entries): {report['import_seconds']} s; "
             f"meaning index {report['meaning_index_seconds']} s; mode: {report['mode']}"
         )
         print(f"{len(items)} queries ({args.set} set): top-1 / top-3 per kind")

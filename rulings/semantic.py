@@ -555,6 +555,32 @@ def nearest(
     return [(int(ids[i]), float(scores[i])) for i in top]
 
 
+def cosines(
+    query_vector: np.ndarray,
+    vectors: Iterable[DocumentVectors],
+    entry_ids: Iterable[int],
+    *,
+    bonus: dict[int, float] | None = None,
+) -> dict[int, float]:
+    """The cosine to ``query_vector`` of each of ``entry_ids`` that has a vector (``bonus`` as in
+    ``nearest``): the entries the words found, scored by the model too."""
+    import numpy as np
+
+    wanted = np.fromiter(set(entry_ids), dtype=np.int64)
+    bonus = bonus or {}
+    query = np.asarray(query_vector, dtype=np.float32).reshape(-1)
+    out: dict[int, float] = {}
+    for part in vectors:
+        if not len(part) or not len(wanted):
+            continue
+        # entry_ids are in ascending order (DocumentVectors are built from rows ordered by entry id)
+        at = np.searchsorted(part.entry_ids, wanted).clip(0, len(part) - 1)
+        found = part.entry_ids[at] == wanted
+        scores = part.matrix[at[found]] @ query + bonus.get(part.document_id, 0.0)
+        out.update(zip(wanted[found].tolist(), scores.tolist(), strict=True))
+    return out
+
+
 # --- the database side (Django) ---------------------------------------------------------------------
 
 

@@ -25,16 +25,18 @@ corrected), and one for the entries it shows.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.db import connections
 
 from .. import query as q
-from .. import ranking, semantic
+from .. import ranking, rerank, semantic
 from ..models import Card, Entry, Section
 from ..parsers.base import GAME_DCDB, GAME_NAMES
 from . import correction
@@ -83,6 +85,9 @@ COVERAGE_WEIGHT = 0.2
 MEANING_HOME = 0.02  # added to the cosine of the toolkit's own game's entries when every game is searched
 MEANING_COVERS = 0.25  # with meaning: the share of the query the best entry must hold to answer, or ...
 MEANING_ANSWERS = 0.55  # an entry this close in meaning answers even when it holds few of the words
+# With the learned ranking (rulings.rerank, weights fitted on the tuning queries), the candidates of a
+# question are ordered by it instead of the blend above.
+RANKER_FILE = Path(__file__).resolve().parent.parent / "ranker.json"
 
 
 # --- finding entries ------------------------------------------------------------------------------
@@ -266,17 +271,83 @@ def _number_results(
     )
 
 
+@dataclass
+class _Meaning:
+    """What the model says of a query: its nearest entries, and the cosine of any other entry."""
+
+    nearest: dict[int, float]  # entry id → cosine, the MEANING_CANDIDATES nearest
+    vector: object  # the query's vector
+    vectors: list  # the documents' entry vectors in scope
+    bonus: dict[int, float]  # document id → added to its entries' cosines
+
+    def cosines(self, entry_ids) -> dict[int, float]:
+        return semantic.cosines(self.vector, self.vectors, entry_ids, bonus=self.bonus)
+
+
 def _nearest_in_meaning(
     text: str, cat: Catalogue, document_ids: list[int], priors: dict[int, float]
-) -> dict[int, float]:
-    """Entry id → cosine for the entries nearest to ``text`` by the embedding model ({} without one)."""
+) -> _Meaning | None:
+    """The entries nearest to ``text`` by the embedding model (None without one)."""
     encoder = semantic.load()
     if encoder is None:
-        return {}
+        return None
     vectors = semantic.document_vectors([cat.data[pk].document for pk in document_ids])
+    if not vectors:
+        return None
     home = dict.fromkeys(priors, MEANING_HOME)
-    nearest = semantic.nearest(encoder.encode([text])[0], vectors, MEANING_CANDIDATES, bonus=home)
-    return {pk: cosine for pk, cosine in nearest if cat.entry(pk) is not None}
+    vector = encoder.encode([text])[0]
+    nearest = semantic.nearest(vector, vectors, MEANING_CANDIDATES, bonus=home)
+    found = {pk: cosine for pk, cosine in nearest if cat.entry(pk) is not None}
+    return _Meaning(found, vector, vectors, home) if found else None
+
+
+@functools.cache
+def _ranker() -> rerank.Ranker | None:
+    """The learned ranking (``rulings/ranker.json``), or None: then the hand-set blend orders questions."""
+    ranker = rerank.Ranker.load(RANKER_FILE)
+    if ranker is None:
+        logger.warning("no usable %s: questions are ordered by the hand-set blend", RANKER_FILE.name)
+    return ranker
+
+
+def _candidates(
+    found: _Found,
+    meaning: _Meaning,
+    covers: dict[int, float],
+    cat: Catalogue,
+    priors: dict[int, float],
+) -> list[rerank.Candidate]:
+    """Every entry the words or the model found, as the learned ranking sees it."""
+    words_rank = {pk: rank for rank, (pk, _) in enumerate(found.ranked)}
+    words_score = dict(found.ranked)
+    meaning_rank = {
+        pk: rank for rank, pk in enumerate(sorted(meaning.nearest, key=lambda pk: (-meaning.nearest[pk], pk)))
+    }
+    ids = [pk for pk in {*words_rank, *meaning_rank} if cat.entry(pk) is not None]
+    cosine = {**meaning.cosines([pk for pk in ids if pk not in meaning.nearest]), **meaning.nearest}
+    out = []
+    for pk in sorted(ids):
+        entry = cat.entry(pk)
+        data = cat.data[entry.document_id]
+        out.append(
+            rerank.Candidate(
+                entry_id=pk,
+                cosine=cosine.get(pk, 0.0),
+                meaning_rank=meaning_rank.get(pk),
+                words_score=max(0.0, words_score.get(pk, 0.0)),
+                words_rank=words_rank.get(pk),
+                coverage=covers.get(pk, 0.0),
+                kind=entry.kind,
+                game=cat.documents[entry.document_id].game,
+                home=entry.document_id in priors,
+                length=entry.lengths.get("b", 0),
+                titled=entry.titled,
+                about_a_card=entry.about_a_card,
+                parent=data.parents.get(pk),
+                children=tuple(data.children.get(pk, ())),
+            )
+        )
+    return out
 
 
 def _blended(
@@ -329,15 +400,25 @@ def _word_results(
                 searched = better.query
 
     chosen: list[tuple[int, float, str]] = [(pk, 1000.0, "name") for pk in found.named]
-    meaning: dict[int, float] = {}
+    model = None
     if not found.named and len(parsed.words) >= MEANING_WORDS:
-        meaning = _nearest_in_meaning(searched.searched, cat, document_ids, priors)
+        model = _nearest_in_meaning(searched.searched, cat, document_ids, priors)
+    meaning = model.nearest if model else {}
     covers: dict[int, float] = {}
-    if meaning:
+    candidates: list[rerank.Candidate] = []
+    if model:
         for pk in {*meaning, *(pk for pk, _ in found.ranked)}:
             entry = cat.entry(pk)
             covers[pk] = ranking.coverage(entry, found.compiled) if entry is not None else 0.0
-        chosen += _blended(found.ranked, meaning, covers)
+        ranker = _ranker()
+        if ranker is not None:
+            candidates = _candidates(found, model, covers, cat, priors)
+            chosen += [
+                (c.entry_id, score, "text" if c.words_rank is not None else "meaning")
+                for c, score in ranker.order(candidates)
+            ]
+        else:
+            chosen += _blended(found.ranked, meaning, covers)
     else:
         chosen += [(pk, score, "text") for pk, score in found.ranked]
     not_found = False
@@ -382,6 +463,7 @@ def _word_results(
         expanded=expanded if expanded != " ".join(q.words(searched.searched)) else "",
         not_found=not_found,
         closest=[loaded[pk] for pk in closest if pk in loaded],
+        candidates=candidates,
     )
 
 

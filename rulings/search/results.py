@@ -63,6 +63,9 @@ class Results:
     closest: list[Entry] = field(default_factory=list)  # offered when nothing answers
     nearest_numbers: list[Entry] = field(default_factory=list)  # a rule number that exists nowhere
     mode: str = "words only"  # ``rulings.semantic.Mode.label``: which ranking answered
+    # What the learned ranking saw of a question (rulings.rerank.Candidate), read by the ranking's trainer
+    # (bench/train_rulings_ranker.py); empty when it did not order the hits.
+    candidates: list = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.hits)

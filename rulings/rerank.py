@@ -1,0 +1,151 @@
+"""Order the candidates of a question: a linear ranking learned from judges' queries (pure, no Django).
+
+When the embedding model is on, a question's candidates are the entries its words found and the entries
+nearest to it in meaning. Each candidate is described by what both retrievers say of it (the model's cosine
+and rank, the words' score and rank, the share of the query it holds) and by what kind of entry it is (a
+rule, an example, a glossary term, a card ruling, ...; which game; how it sits among the other candidates:
+its rule or its examples also close in meaning). The score is a weighted sum of those features.
+
+The weights are not written by hand: ``bench/train_rulings_ranker.py`` fits them on the tuning half of the
+judges' queries (``bench/rulings_queries_tuning.json``) and writes ``rulings/ranker.json``; the reported half
+is never read by it. The fit is a softmax over each query's candidates (the accepted entries against the
+rest) with an L2 penalty, on standardised features; the file keeps its figures (cross-validated on the
+tuning half) and the date. Without the file, or with a file for other features, ``Ranker.load`` gives
+``None`` and the search keeps its hand-set blend.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+KINDS = (
+    "rule",
+    "heading",
+    "example",
+    "list_item",
+    "card_ruling",
+    "card",
+    "card_note",
+    "glossary",
+    "passage",
+    "faq",
+    "template",
+)
+GAMES = ("dcdb", "vs", "overpower")
+NOT_LISTED = 100  # the rank given to a candidate one retriever did not list
+
+FEATURES = (
+    "cosine",  # the model's cosine to the query (with the home game's small bonus)
+    "cosine_gap",  # the cosine less the best candidate's
+    "listed_by_meaning",  # among the model's nearest
+    "meaning_rank",  # log(1 + rank) among the model's nearest
+    "words",  # the words' score as a share of the best one's
+    "listed_by_words",
+    "words_rank",  # log(1 + rank) among the words' candidates
+    "coverage",  # the share of the query (by word weight) the entry holds
+    *(f"kind_{kind}" for kind in KINDS),
+    *(f"game_{game}" for game in GAMES),
+    "home",  # the toolkit's own game, when every game is searched
+    "rule_cosine",  # the cosine of the entry's rule (its parent), when that is a candidate too
+    "example_cosine",  # the best cosine among the entry's examples and sub-rules that are candidates
+    "examples_listed",  # log(1 + how many of those are candidates)
+    "length",  # log(1 + the entry's words)
+    "titled",  # has a title of its own (a glossary term, a passage heading), not only a number
+    "about_a_card",
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What the ranking knows of one entry found for a query."""
+
+    entry_id: int
+    cosine: float
+    meaning_rank: int | None  # 0-based, None when the model did not list it
+    words_score: float  # the words' ranking score, 0 when the words did not find it
+    words_rank: int | None
+    coverage: float
+    kind: str
+    game: str
+    home: bool
+    length: int
+    titled: bool
+    about_a_card: bool
+    parent: int | None = None
+    children: tuple[int, ...] = ()
+
+
+def features(candidates: Sequence[Candidate]) -> list[list[float]]:
+    """One row of ``FEATURES`` per candidate, in order."""
+    if not candidates:
+        return []
+    cosine = {c.entry_id: c.cosine for c in candidates}
+    best_cosine = max(cosine.values())
+    best_words = max((c.words_score for c in candidates), default=0.0)
+    best_words = best_words if best_words > 0 else 1.0
+    rows = []
+    for c in candidates:
+        examples = [cosine[child] for child in c.children if child in cosine]
+        row = [
+            c.cosine,
+            c.cosine - best_cosine,
+            float(c.meaning_rank is not None),
+            math.log1p(NOT_LISTED if c.meaning_rank is None else c.meaning_rank),
+            c.words_score / best_words,
+            float(c.words_rank is not None),
+            math.log1p(NOT_LISTED if c.words_rank is None else c.words_rank),
+            c.coverage,
+            *(float(c.kind == kind) for kind in KINDS),
+            *(float(c.game == game) for game in GAMES),
+            float(c.home),
+            cosine.get(c.parent, 0.0) if c.parent is not None else 0.0,
+            max(examples, default=0.0),
+            math.log1p(len(examples)),
+            math.log1p(c.length),
+            float(c.titled),
+            float(c.about_a_card),
+        ]
+        rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class Ranker:
+    """Weights over ``FEATURES`` (as ``bench/train_rulings_ranker.py`` wrote them)."""
+
+    weights: tuple[float, ...]
+    about: dict  # what the file says of its training: set, penalty, cross-validated figures, date
+
+    @classmethod
+    def from_json(cls, data: dict) -> Ranker | None:
+        """``None`` when the file was written for other features (the code changed since its training)."""
+        weights = data.get("weights")
+        if not isinstance(weights, dict) or list(weights) != list(FEATURES):
+            return None
+        values = tuple(float(weights[name]) for name in FEATURES)
+        if not all(math.isfinite(value) for value in values):
+            return None
+        return cls(values, {key: value for key, value in data.items() if key != "weights"})
+
+    @classmethod
+    def load(cls, path: Path) -> Ranker | None:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, ValueError):
+            return None
+        return cls.from_json(data) if isinstance(data, dict) else None
+
+    def to_json(self) -> dict:
+        return {**self.about, "weights": dict(zip(FEATURES, self.weights, strict=True))}
+
+    def scores(self, candidates: Sequence[Candidate]) -> list[float]:
+        return [sum(w * x for w, x in zip(self.weights, row, strict=True)) for row in features(candidates)]
+
+    def order(self, candidates: Sequence[Candidate]) -> list[tuple[Candidate, float]]:
+        """Best first; ties by entry id, so the order is stable."""
+        scored = zip(candidates, self.scores(candidates), strict=True)
+        return sorted(scored, key=lambda pair: (-pair[1], pair[0].entry_id))
