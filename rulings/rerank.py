@@ -126,7 +126,10 @@ class Ranker:
         weights = data.get("weights")
         if not isinstance(weights, dict) or list(weights) != list(FEATURES):
             return None
-        values = tuple(float(weights[name]) for name in FEATURES)
+        try:
+            values = tuple(float(weights[name]) for name in FEATURES)
+        except (TypeError, ValueError):
+            return None
         if not all(math.isfinite(value) for value in values):
             return None
         return cls(values, {key: value for key, value in data.items() if key != "weights"})

@@ -383,3 +383,60 @@ def test_the_blend_leads_with_meaning_breaks_ties_by_words_and_says_which_only_m
     assert [pk for pk, _, _ in blended[:3]] == [20, 10, 12]
     assert {pk: how for pk, _, how in blended} == {10: "text", 11: "text", 12: "text", 20: "meaning"}
     assert [score for _, score, _ in blended] == sorted((score for _, score, _ in blended), reverse=True)
+
+
+def test_cosines_scores_the_entries_asked_for_with_the_bonus_and_skips_unknown_ones(tmp_path):
+    encoder = HashingEncoder()
+    dcdb = semantic.DocumentVectors.build(
+        ROWS, encoder=encoder, checksum="c1", parser_version="p1", cache_dir=tmp_path, document_id=1
+    )
+    vs = semantic.DocumentVectors.build(
+        [(21, "102.5", "A player may concede the game at any time")],
+        encoder=encoder,
+        checksum="c2",
+        parser_version="p1",
+        cache_dir=tmp_path,
+        document_id=2,
+    )
+    query = encoder.encode(["may a player concede at any time"])[0]
+    found = semantic.cosines(query, [dcdb, vs], [13, 21, 12, 999], bonus={1: 0.5})
+    assert set(found) == {12, 13, 21}
+    assert found[21] == pytest.approx(float(vs.matrix[0] @ query))
+    assert found[12] == pytest.approx(float(dcdb.matrix[1] @ query) + 0.5)
+    assert semantic.cosines(query, [dcdb], []) == {}
+
+
+def test_questions_are_ordered_by_the_learned_ranking_when_its_file_fits(invented, tmp_path, monkeypatch):
+    from rulings import rerank
+    from rulings import search as rulings_search
+    from rulings.models import Document
+
+    packaged_model()
+    question = "a player who concedes in the middle of the game"
+    # Weights that put the longest entry first, whatever its cosine: the order must be the ranker's.
+    longest_first = rerank.Ranker(
+        tuple(1.0 if name == "length" else 0.0 for name in rerank.FEATURES), {"trained_on": "a test"}
+    )
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        semantic.document_vectors(list(Document.objects.filter(is_current=True)), build=True)
+        monkeypatch.setattr(rulings_search, "_ranker", lambda: longest_first)
+        ranked = rulings_search.search(query=question)
+        monkeypatch.setattr(rulings_search, "_ranker", lambda: None)
+        blended = rulings_search.search(query=question)
+    assert ranked.candidates and not blended.candidates
+    lengths = {c.entry_id: c.length for c in ranked.candidates}
+    shown = [hit.entry.pk for hit in ranked.hits] + [entry.pk for entry in ranked.closest]
+    assert shown[0] == max(lengths, key=lambda pk: (lengths[pk], -pk))
+    assert all(c.cosine != 0.0 for c in ranked.candidates)  # the model's cosine, for every candidate
+
+
+def test_without_a_usable_ranker_file_the_search_keeps_the_blend(tmp_path, monkeypatch, caplog):
+    from rulings import search as rulings_search
+
+    monkeypatch.setattr(rulings_search, "RANKER_FILE", tmp_path / "missing.json")
+    rulings_search._ranker.cache_clear()
+    try:
+        assert rulings_search._ranker() is None
+        assert "hand-set blend" in caplog.text
+    finally:
+        rulings_search._ranker.cache_clear()

@@ -1,0 +1,124 @@
+"""The learned ranking of questions (rulings/rerank.py): pure, no database."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from rulings import rerank
+
+
+def candidate(entry_id, **fields):
+    values = {
+        "cosine": 0.5,
+        "meaning_rank": None,
+        "words_score": 0.0,
+        "words_rank": None,
+        "coverage": 0.0,
+        "kind": "rule",
+        "game": "dcdb",
+        "home": False,
+        "length": 20,
+        "titled": False,
+        "about_a_card": False,
+    }
+    values.update(fields)
+    return rerank.Candidate(entry_id=entry_id, **values)
+
+
+def row(features, name):
+    return features[rerank.FEATURES.index(name)]
+
+
+def weights(**named):
+    return tuple(float(named.get(name, 0.0)) for name in rerank.FEATURES)
+
+
+def test_each_candidate_has_one_value_per_feature():
+    rows = rerank.features([candidate(1), candidate(2, kind="glossary", game="vs")])
+    assert [len(r) for r in rows] == [len(rerank.FEATURES)] * 2
+    assert rerank.features([]) == []
+
+
+def test_words_are_a_share_of_the_best_and_ranks_are_logged_with_unlisted_ones_last():
+    first, second = rerank.features(
+        [
+            candidate(1, words_score=8.0, words_rank=0, meaning_rank=3),
+            candidate(2, words_score=2.0, words_rank=1),
+        ]
+    )
+    assert row(first, "words") == 1.0 and row(second, "words") == 0.25
+    assert row(first, "words_rank") == 0.0 and row(second, "words_rank") == pytest.approx(math.log(2))
+    assert row(first, "listed_by_meaning") == 1.0 and row(second, "listed_by_meaning") == 0.0
+    assert row(second, "meaning_rank") == pytest.approx(math.log1p(rerank.NOT_LISTED))
+
+
+def test_no_words_score_anywhere_is_not_a_division_by_zero():
+    (only,) = rerank.features([candidate(1)])
+    assert row(only, "words") == 0.0
+
+
+def test_a_rule_and_its_example_lend_each_other_their_cosines_only_when_both_are_candidates():
+    rule = candidate(1, cosine=0.4, children=(2, 3))
+    example = candidate(2, cosine=0.7, parent=1, kind="example")
+    alone = candidate(4, cosine=0.6, parent=99, children=(98,))
+    rows = rerank.features([rule, example, alone])
+    assert row(rows[0], "example_cosine") == 0.7 and row(rows[0], "examples_listed") == pytest.approx(
+        math.log(2)
+    )
+    assert row(rows[1], "rule_cosine") == 0.4
+    assert row(rows[2], "rule_cosine") == 0.0 and row(rows[2], "example_cosine") == 0.0
+    assert row(rows[2], "cosine_gap") == pytest.approx(-0.1)
+
+
+def test_kind_and_game_are_one_hot():
+    (r,) = rerank.features([candidate(1, kind="card_ruling", game="overpower")])
+    kinds = [row(r, f"kind_{kind}") for kind in rerank.KINDS]
+    games = [row(r, f"game_{game}") for game in rerank.GAMES]
+    assert kinds.count(1.0) == 1 and row(r, "kind_card_ruling") == 1.0
+    assert games == [0.0, 0.0, 1.0]
+
+
+def test_the_order_follows_the_weights_and_breaks_ties_by_entry_id():
+    ranker = rerank.Ranker(weights(cosine=1.0, coverage=2.0), {})
+    found = [candidate(3, cosine=0.5), candidate(1, cosine=0.3, coverage=0.2), candidate(2, cosine=0.9)]
+    assert [c.entry_id for c, _ in ranker.order(found)] == [2, 1, 3]
+    tied = rerank.Ranker(weights(), {})
+    assert [c.entry_id for c, _ in tied.order(found)] == [1, 2, 3]
+
+
+def test_a_ranker_round_trips_through_its_file(tmp_path):
+    ranker = rerank.Ranker(weights(cosine=3.5, kind_rule=0.25), {"trained_on": "tuning", "penalty": 10.0})
+    path = tmp_path / "ranker.json"
+    path.write_text(json.dumps(ranker.to_json()))
+    assert rerank.Ranker.load(path) == ranker
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "not json",
+        "[]",
+        json.dumps({"weights": {"cosine": 1.0}}),  # written for other features
+        json.dumps({"weights": dict.fromkeys(reversed(rerank.FEATURES), 0.0)}),  # in another order
+        json.dumps({"weights": {**dict.fromkeys(rerank.FEATURES, 0.0), "cosine": "NaN"}}),
+        json.dumps({"weights": {**dict.fromkeys(rerank.FEATURES, 0.0), "cosine": "heavy"}}),
+        json.dumps({"weights": {**dict.fromkeys(rerank.FEATURES, 0.0), "cosine": None}}),
+    ],
+)
+def test_a_file_that_does_not_fit_these_features_is_not_used(tmp_path, content):
+    path = tmp_path / "ranker.json"
+    path.write_text(content)
+    assert rerank.Ranker.load(path) is None
+    assert rerank.Ranker.load(tmp_path / "missing.json") is None
+
+
+def test_the_shipped_weights_fit_the_features_and_say_how_they_were_trained():
+    from rulings.search import RANKER_FILE
+
+    ranker = rerank.Ranker.load(RANKER_FILE)
+    assert ranker is not None, "rulings/ranker.json is stale: run bench/train_rulings_ranker.py"
+    assert ranker.about["trained_on"] == "rulings_queries_tuning.json"
+    assert 0 < ranker.about["cross_validated"]["top1"] <= 1
