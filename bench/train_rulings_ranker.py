@@ -1,13 +1,21 @@
-"""Fit the rulings search's learned ranking (``rulings/rerank.py``) on the tuning half of the judges' queries.
+"""Fit what the rulings search learns from judges' queries, on the tuning half of them.
 
-    .venv/bin/python bench/train_rulings_ranker.py [--penalty 10] [--dry-run]
+    .venv/bin/python bench/train_rulings_ranker.py [--penalty 10] [--map-penalty 0.3] [--dry-run]
 
 Reads ``bench/rulings_queries_tuning.json`` only: the reported half (``rulings_queries_report.json``) is
-what ``bench/bench_rulings.py`` measures, and is never read here. For each query the search answers with the
-embedding model on, the candidates it ranked are labelled by the entries the query accepts; the weights
-maximise the softmax probability of the accepted ones among each query's candidates, with an L2 penalty on
-standardised features. It prints the cross-validated top-1 / top-3 (10 folds, 3 shuffles) of the fit and of
-the hand-set blend on the same candidates, and writes ``rulings/ranker.json`` unless ``--dry-run``.
+what ``bench/bench_rulings.py`` measures, and is never read here. Two things are fitted, for the queries the
+search answers with the embedding model (questions of three words or more):
+
+1. the question map (``rulings.semantic.QueryAdapter``, ``rulings/query_adapter.npz``): a linear map of a
+   question's vector, starting from the identity, that maximises the softmax probability (temperature
+   ``TAU``) of the accepted entries among every entry, with a penalty on its distance from the identity;
+2. the ranking (``rulings.rerank``, ``rulings/ranker.json``): weights that maximise the softmax probability
+   of the accepted candidates among each query's candidates, with an L2 penalty on standardised features.
+
+The ranking is fitted on candidates found with maps that did not see the query (5 folds): it learns how far
+to trust the map on a question it has never met, as in use. It prints the cross-validated top-1 / top-3 of
+the model alone with and without the map, and of the ranking against the hand-set blend, and writes both
+files unless ``--dry-run``.
 
 Needs scipy (``requirements-dev.txt``) and the packaged model (``requirements-model.txt``).
 """
@@ -30,6 +38,56 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 TUNING = ROOT / "bench" / "rulings_queries_tuning.json"
 OUT = ROOT / "rulings" / "ranker.json"
+TAU = 0.05  # the temperature of the map's softmax over the entries
+
+
+def fit_map(
+    questions: np.ndarray, accepted: list[list[int]], entries: np.ndarray, penalty: float
+) -> np.ndarray:
+    """The map W (questions @ W, then normalised) with the accepted entries' cosines highest."""
+    dims = questions.shape[1]
+    n = len(questions)
+
+    def loss(flat: np.ndarray) -> tuple[float, np.ndarray]:
+        w = np.eye(dims) + flat.reshape(dims, dims)
+        x = questions @ w
+        norms = np.linalg.norm(x, axis=1, keepdims=True)
+        xn = x / norms
+        s = xn @ entries.T / TAU
+        s -= s.max(1, keepdims=True)
+        e = np.exp(s)
+        z = e.sum(1)
+        total = 0.0
+        grad_s = e / z[:, None]
+        for i, rows in enumerate(accepted):
+            z_pos = e[i, rows].sum()
+            total -= np.log(z_pos / z[i])
+            grad_s[i, rows] -= e[i, rows] / z_pos
+        grad_xn = (grad_s / TAU) @ entries
+        grad_x = (grad_xn - xn * (grad_xn * xn).sum(1, keepdims=True)) / norms
+        grad_w = questions.T @ grad_x
+        return total / n + penalty * (flat @ flat), grad_w.ravel() / n + 2 * penalty * flat
+
+    flat = minimize(loss, np.zeros(dims * dims), jac=True, method="L-BFGS-B", options={"maxiter": 200}).x
+    return (np.eye(dims) + flat.reshape(dims, dims)).astype(np.float32)
+
+
+def mapped(questions: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    if w is None:
+        return questions
+    x = questions @ w
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def model_tops(questions: np.ndarray, accepted: list[list[int]], entries: np.ndarray) -> tuple[float, float]:
+    order = np.argsort(-(questions @ entries.T), axis=1)[:, :3]
+    top1 = np.mean([order[i, 0] in rows for i, rows in enumerate(accepted)])
+    top3 = np.mean([any(j in rows for j in order[i]) for i, rows in enumerate(accepted)])
+    return float(top1), float(top3)
+
+
+def folds(n: int, k: int, seed: int) -> list[np.ndarray]:
+    return np.array_split(np.random.default_rng(seed).permutation(n), k)
 
 
 def blend(candidates) -> np.ndarray:
@@ -85,17 +143,21 @@ def main() -> int:
     parser.add_argument(
         "--seeds", default=os.getenv("RULINGS_SOURCES") or str(ROOT.parent / "shared" / "seeds")
     )
-    parser.add_argument("--penalty", type=float, default=10.0, help="L2 penalty (chosen by cross-validation)")
+    parser.add_argument("--penalty", type=float, default=10.0, help="the ranking's L2 penalty")
+    parser.add_argument(
+        "--map-penalty", type=float, default=0.3, help="the map's penalty (distance from identity)"
+    )
     parser.add_argument("--dry-run", action="store_true", help="print the figures, write nothing")
     args = parser.parse_args()
 
     from bench_rulings import setup
 
     setup(seeds=args.seeds, keep_database=False, words_only=False)
-    from rulings import rerank, search
-    from rulings.models import Entry
+    from rulings import rerank, search, semantic
+    from rulings.models import Document, Entry
 
-    if search.semantic.load() is None:
+    encoder = semantic.load()
+    if encoder is None:
         print(
             "the embedding model is not installed (requirements-model.txt): nothing to train", file=sys.stderr
         )
@@ -103,32 +165,68 @@ def main() -> int:
     # Any ranker makes the search record its candidates; which entries are candidates does not depend on it.
     search._ranker.cache_clear()
     search._ranker = lambda: rerank.Ranker((0.0,) * len(rerank.FEATURES), {})
+    # The question's vector as each pass wants it: the model's (pass 1), or mapped by a map fitted without
+    # the question (pass 2).
+    vectors_for: dict[str, np.ndarray] = {}
+    semantic.question_vector = lambda enc, text: vectors_for.get(text, enc.encode([text])[0])
     url = {entry.pk: entry.get_absolute_url() for entry in Entry.objects.select_related("document")}
-    items = json.loads(TUNING.read_text())
-    queries, blends, missing = [], [], 0
+    items = [item for item in json.loads(TUNING.read_text()) if item["accept"]]
+
+    # Pass 1: the questions the model is asked about, as the search encodes them.
+    parts = semantic.document_vectors(Document.objects.filter(is_current=True))
+    entry_ids = np.concatenate([part.entry_ids for part in parts])
+    entries = np.vstack([part.matrix for part in parts])
+    row_of = {url[int(pk)]: row for row, pk in enumerate(entry_ids)}
+    asked = []
     for item in items:
-        if not item["accept"]:
-            continue
+        results = search.search(query=item["q"], limit=10)
+        rows = [row_of[u] for u in item["accept"] if u in row_of]
+        if results.candidates and rows:
+            asked.append((item, results.searched, rows))
+    questions = encoder.encode([searched for _, searched, _ in asked])
+    accepted = [rows for _, _, rows in asked]
+    print(f"{len(asked)} tuning questions answered with the model")
+
+    # The map: cross-validated (5 folds, 3 shuffles), then fitted without each fold for pass 2.
+    raw, fitted = [], []
+    for seed in range(3):
+        for fold in folds(len(asked), 5, seed):
+            train = np.setdiff1d(np.arange(len(asked)), fold)
+            w = fit_map(questions[train], [accepted[i] for i in train], entries, args.map_penalty)
+            raw.append((len(fold), model_tops(questions[fold], [accepted[i] for i in fold], entries)))
+            fitted.append(
+                (len(fold), model_tops(mapped(questions[fold], w), [accepted[i] for i in fold], entries))
+            )
+            if seed == 0:
+                for i, vector in zip(fold, mapped(questions[fold], w), strict=True):
+                    vectors_for[asked[i][1]] = vector
+
+    def mean(pairs, k):
+        return sum(n * tops_[k] for n, tops_ in pairs) / sum(n for n, _ in pairs)
+
+    map_cv = {"top1": round(mean(fitted, 0), 4), "top3": round(mean(fitted, 1), 4)}
+    print(f"  the model alone:                    top-1 {mean(raw, 0):.1%}  top-3 {mean(raw, 1):.1%}")
+    print(
+        f"  with the map, cross-validated:      top-1 {map_cv['top1']:.1%}  top-3 {map_cv['top3']:.1%}"
+        f"  (penalty {args.map_penalty:g})"
+    )
+
+    # Pass 2: the ranking, on candidates found with maps that did not see the question.
+    queries, blends = [], []
+    for item, _, _ in asked:
         candidates = search.search(query=item["q"], limit=10).candidates
         if not candidates:
-            continue  # answered by number or name, or too short for the model: the ranking is not asked
+            continue
         accept = set(item["accept"])
         y = np.array([url[c.entry_id] in accept for c in candidates])
-        missing += not y.any()
         queries.append((np.array(rerank.features(candidates)), y))
         blends.append(blend(candidates))
-
-    print(
-        f"{len(queries)} tuning queries ranked by the model's candidates ({missing} without an accepted one)"
-    )
-    rng = np.random.default_rng(0)
     learned1, learned3 = [], []
-    for _ in range(3):
-        order = rng.permutation(len(queries))
+    for seed in range(3):
         scores: list = [None] * len(queries)
-        for fold in np.array_split(order, 10):
+        for fold in folds(len(queries), 10, seed):
             held = set(fold.tolist())
-            weights = fit([queries[i] for i in order if i not in held], args.penalty)
+            weights = fit([queries[i] for i in range(len(queries)) if i not in held], args.penalty)
             for i in fold:
                 scores[i] = queries[i][0] @ weights
         top1, top3 = tops(queries, scores)
@@ -138,9 +236,10 @@ def main() -> int:
     cv1, cv3 = float(np.mean(learned1)), float(np.mean(learned3))
     print(f"  hand-set blend:                     top-1 {base1:.1%}  top-3 {base3:.1%}")
     print(
-        f"  learned, 10-fold cross-validation:  top-1 {cv1:.1%}  top-3 {cv3:.1%}  (penalty {args.penalty:g})"
+        f"  ranking, 10-fold cross-validation:  top-1 {cv1:.1%}  top-3 {cv3:.1%}  (penalty {args.penalty:g})"
     )
     weights = fit(queries, args.penalty)
+    today = datetime.date.today().isoformat()
     ranker = rerank.Ranker(
         tuple(float(w) for w in weights),
         {
@@ -149,14 +248,17 @@ def main() -> int:
             "penalty": args.penalty,
             "cross_validated": {"top1": round(cv1, 4), "top3": round(cv3, 4)},
             "blend": {"top1": round(base1, 4), "top3": round(base3, 4)},
-            "date": datetime.date.today().isoformat(),
+            "question_map": {"penalty": args.map_penalty, "cross_validated": map_cv},
+            "date": today,
         },
     )
     for name, weight in sorted(zip(rerank.FEATURES, ranker.weights, strict=True), key=lambda p: -abs(p[1])):
         print(f"    {name:22s} {weight:+.4f}")
     if not args.dry_run:
+        w = fit_map(questions, accepted, entries, args.map_penalty)
+        semantic.QueryAdapter(w, encoder.key).save(semantic.ADAPTER_FILE)
         OUT.write_text(json.dumps(ranker.to_json(), indent=2) + "\n")
-        print(f"wrote {OUT.relative_to(ROOT)}")
+        print(f"wrote {semantic.ADAPTER_FILE.relative_to(ROOT)} and {OUT.relative_to(ROOT)}")
     return 0
 
 

@@ -429,8 +429,85 @@ def load() -> Encoder | None:
 def reset() -> None:
     """Forget the loaded model and the vectors read with it (tests, or after `rulings_embeddings distill`)."""
     _mode_for.cache_clear()
+    _adapter_for.cache_clear()
     _document_vectors.cache_clear()
     _loaded.clear()
+
+
+# --- the question's side: a learned linear map -----------------------------------------------------
+
+ADAPTER_FILE = Path(__file__).resolve().parent / "query_adapter.npz"
+
+
+@dataclass(frozen=True)
+class QueryAdapter:
+    """A linear map applied to a question's vector before it is compared with the entries' vectors.
+
+    Judges ask about situations ("he flashed his hand by accident"); the rules state principles ("reveals
+    cards without being instructed to"). The model puts the two apart; a map learned from judges' queries and
+    the entries that answer them moves a question towards the way the documents say it. The entries' own
+    vectors are left as the model gives them, so the map never needs the documents re-encoded.
+
+    ``bench/train_rulings_ranker.py`` fits it on the tuning half of the judges' queries (the matrix starts
+    as the identity; a penalty keeps it near it) and writes ``rulings/query_adapter.npz`` with the key of
+    the model it was fitted for: another model (a static one, say) gets no map.
+    """
+
+    matrix: np.ndarray  # (dims, dims), float32
+    encoder_key: str
+
+    def apply(self, vector: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        mapped = np.asarray(vector, dtype=np.float32) @ self.matrix
+        norm = float(np.linalg.norm(mapped))
+        return mapped / norm if norm > 0 else np.asarray(vector, dtype=np.float32)
+
+    def save(self, path: Path) -> None:
+        import numpy as np
+
+        with open(path, "wb") as handle:
+            np.savez_compressed(
+                handle, matrix=self.matrix.astype(np.float16), encoder_key=np.array(self.encoder_key)
+            )
+
+    @classmethod
+    def load(cls, path: Path, encoder: Encoder) -> QueryAdapter | None:
+        """The map in ``path`` when it was fitted for ``encoder``, else None (never raises)."""
+        import numpy as np
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                matrix = np.ascontiguousarray(data["matrix"], dtype=np.float32)
+                key = str(data["encoder_key"])
+        except (OSError, ValueError, KeyError):
+            return None
+        # The model's key covers its configuration, so a map fitted for it has its dimensions.
+        square = matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1]
+        if key != encoder.key or not square or not np.isfinite(matrix).all():
+            return None
+        return cls(matrix, key)
+
+
+@functools.cache
+def _adapter_for(encoder_key: str, path: str) -> QueryAdapter | None:
+    encoder = load()
+    if encoder is None or encoder.key != encoder_key:
+        return None
+    adapter = QueryAdapter.load(Path(path), encoder)
+    if adapter is None:
+        logger.info(
+            "no query map for %s in %s: questions are encoded as the model gives them", encoder.name, path
+        )
+    return adapter
+
+
+def question_vector(encoder: Encoder, text: str) -> np.ndarray:
+    """A question's vector as the search compares it: the model's, moved by the learned map if there is
+    one for this model (``QueryAdapter``)."""
+    vector = encoder.encode([text])[0]
+    adapter = _adapter_for(encoder.key, str(ADAPTER_FILE))
+    return adapter.apply(vector) if adapter is not None else vector
 
 
 # --- entry vectors ----------------------------------------------------------------------------------

@@ -295,7 +295,7 @@ def _nearest_in_meaning(
     if not vectors:
         return None
     home = dict.fromkeys(priors, MEANING_HOME)
-    vector = encoder.encode([text])[0]
+    vector = semantic.question_vector(encoder, text)
     nearest = semantic.nearest(vector, vectors, MEANING_CANDIDATES, bonus=home)
     found = {pk: cosine for pk, cosine in nearest if cat.entry(pk) is not None}
     return _Meaning(found, vector, vectors, home) if found else None

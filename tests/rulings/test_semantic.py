@@ -440,3 +440,66 @@ def test_without_a_usable_ranker_file_the_search_keeps_the_blend(tmp_path, monke
         assert "hand-set blend" in caplog.text
     finally:
         rulings_search._ranker.cache_clear()
+
+
+# --- the question map -----------------------------------------------------------------------------------
+
+
+def test_the_question_map_round_trips_and_gives_unit_vectors(tmp_path):
+    encoder = HashingEncoder()
+    rng = np.random.default_rng(0)
+    matrix = np.eye(64, dtype=np.float32) + 0.1 * rng.standard_normal((64, 64)).astype(np.float32)
+    path = tmp_path / "map.npz"
+    semantic.QueryAdapter(matrix, encoder.key).save(path)
+    loaded = semantic.QueryAdapter.load(path, encoder)
+    assert loaded is not None and loaded.matrix.dtype == np.float32
+    assert np.allclose(loaded.matrix, matrix, atol=1e-3)  # kept as float16
+    vector = encoder.encode(["a player concedes"])[0]
+    moved = loaded.apply(vector)
+    assert np.linalg.norm(moved) == pytest.approx(1.0, abs=1e-5)
+    assert np.allclose(moved, (vector @ loaded.matrix) / np.linalg.norm(vector @ loaded.matrix), atol=1e-6)
+
+
+def test_a_question_map_for_another_model_or_a_broken_file_is_not_used(tmp_path):
+    encoder = HashingEncoder()
+    path = tmp_path / "map.npz"
+    semantic.QueryAdapter(np.eye(64, dtype=np.float32), "another-model").save(path)
+    assert semantic.QueryAdapter.load(path, encoder) is None
+    semantic.QueryAdapter(np.full((64, 64), np.inf, dtype=np.float32), encoder.key).save(path)
+    assert semantic.QueryAdapter.load(path, encoder) is None
+    semantic.QueryAdapter(np.ones((64, 32), dtype=np.float32), encoder.key).save(path)
+    assert semantic.QueryAdapter.load(path, encoder) is None
+    path.write_bytes(b"not an npz file")
+    assert semantic.QueryAdapter.load(path, encoder) is None
+    assert semantic.QueryAdapter.load(tmp_path / "missing.npz", encoder) is None
+
+
+def test_a_question_is_moved_by_the_map_fitted_for_the_model_in_use(tmp_path, monkeypatch):
+    packaged_model()
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        encoder = semantic.load()
+        plain = encoder.encode(["he flashed his hand by accident"])[0]
+        swap = np.eye(plain.shape[0], dtype=np.float32)[::-1].copy()  # reverses the vector
+        path = tmp_path / "map.npz"
+        semantic.QueryAdapter(swap, encoder.key).save(path)
+        monkeypatch.setattr(semantic, "ADAPTER_FILE", path)
+        semantic.reset()
+        encoder = semantic.load()
+        assert np.allclose(
+            semantic.question_vector(encoder, "he flashed his hand by accident"), plain[::-1], atol=1e-5
+        )
+        monkeypatch.setattr(semantic, "ADAPTER_FILE", tmp_path / "none.npz")
+        semantic.reset()
+        encoder = semantic.load()
+        assert np.allclose(
+            semantic.question_vector(encoder, "he flashed his hand by accident"), plain, atol=1e-6
+        )
+
+
+def test_the_shipped_question_map_fits_the_packaged_model(tmp_path):
+    packaged_model()
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        encoder = semantic.load()
+        adapter = semantic.QueryAdapter.load(semantic.ADAPTER_FILE, encoder)
+    assert adapter is not None, "rulings/query_adapter.npz is stale: run bench/train_rulings_ranker.py"
+    assert adapter.matrix.shape == (384, 384)
