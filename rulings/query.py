@@ -393,6 +393,19 @@ class Query:
     def words(self) -> list[str]:
         return words(self.searched)
 
+    def with_alternatives(self, alternatives: dict[str, str]) -> Query:
+        """The query with more ways to find some of its words ('lineup' is also 'line up', as the
+        documents print "Line-Up"); what is searched and shown stays as typed."""
+        if not alternatives:
+            return self
+        found = tuple(
+            replace(term, alternatives=(*term.alternatives, alternatives[term.word]))
+            if term.word in alternatives and alternatives[term.word] not in term.alternatives
+            else term
+            for term in self.terms
+        )
+        return replace(self, terms=found)
+
     def with_correction(self, corrections: dict[str, str]) -> Query:
         """The query with some of its words replaced ('batmn' → 'batman')."""
         if not corrections:

@@ -381,6 +381,10 @@ def _word_results(
     vocab = cat.vocabulary()
     corrections = correction.word_corrections(parsed, vocab.words, vocab.compact_names)
     searched = parsed.with_correction(corrections)
+    # A word the documents print hyphenated, typed as one ("lineup" for "Line-Up"), finds both spellings.
+    searched = searched.with_alternatives(
+        {word: vocab.compounds[word] for word in searched.words if word in vocab.compounds}
+    )
     where = {"game": game, "document_id": document_id, "priors": priors}
     found = _find(searched, cat, document_ids, **where)
     if not found.named and len(parsed.words) <= 5:

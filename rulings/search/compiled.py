@@ -71,6 +71,16 @@ class Vocabulary:
         """Names written without their spaces ('plasticman' → 'plastic man')."""
         return {key.replace(" ", ""): key for key in self.names if " " in key}
 
+    @functools.cached_property
+    def compounds(self) -> dict[str, str]:
+        """The documents' hyphenated words, written as one word → as the search reads them ('lineup' →
+        'line up' for "Line-Up", 'faceup' → 'face up')."""
+        return {
+            word.replace("-", ""): word.replace("-", " ")
+            for word in self.words
+            if "-" in word and word.replace("-", "").isalpha()
+        }
+
 
 @dataclass
 class Catalogue:

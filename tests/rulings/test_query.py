@@ -11,6 +11,7 @@ from rulings.query import (
     fold,
     is_question,
     number_candidates,
+    parse,
     required,
     stem,
     terms,
@@ -133,3 +134,13 @@ def test_judges_shorthand_is_not_shown_for_words_the_documents_use():
 
 def test_judges_shorthand_still_finds_the_spelled_out_words():
     assert also_searched("MS signed") == "match slip signed"
+
+
+def test_alternatives_add_ways_to_find_a_word_and_keep_what_is_searched():
+    parsed = parse("lineup refill")
+    wider = parsed.with_alternatives({"lineup": "line up"})
+    assert wider.searched == "lineup refill"
+    lineup = next(term for term in wider.terms if term.word == "lineup")
+    assert "line up" in lineup.alternatives
+    assert wider.with_alternatives({"lineup": "line up"}).terms == wider.terms  # not added twice
+    assert parsed.with_alternatives({}) is parsed

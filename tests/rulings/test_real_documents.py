@@ -147,3 +147,10 @@ def test_a_qualified_label_links_the_card_of_that_category(real_rulings):
         source__document=document("002"), source__key="note/shazam-super-power"
     )
     assert ref.target_card.category == "main_deck"
+
+
+def test_a_word_the_documents_hyphenate_is_found_typed_as_one(real_rulings):
+    # "Line-Up" is read as "line up"; a judge types "lineup".
+    entry = search(query="lineup refill main deck").hits[0].entry
+    assert "Line-Up" in entry.text
+    assert search(query="lineup refill main deck").searched == "lineup refill main deck"
