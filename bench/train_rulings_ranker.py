@@ -168,7 +168,11 @@ def main() -> int:
     # The question's vector as each pass wants it: the model's (pass 1), or mapped by a map fitted without
     # the question (pass 2).
     vectors_for: dict[str, np.ndarray] = {}
-    semantic.question_vector = lambda enc, text: vectors_for.get(text, enc.encode([text])[0])
+    plain_vector = lambda enc, text: enc.encode([text])[0]  # noqa: E731
+    semantic.question_vectors = lambda enc, text: (
+        plain_vector(enc, text),
+        vectors_for.get(text, plain_vector(enc, text)),
+    )
     url = {entry.pk: entry.get_absolute_url() for entry in Entry.objects.select_related("document")}
     items = [item for item in json.loads(TUNING.read_text()) if item["accept"]]
 

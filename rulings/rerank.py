@@ -41,6 +41,7 @@ NOT_LISTED = 100  # the rank given to a candidate one retriever did not list
 FEATURES = (
     "cosine",  # the model's cosine to the query (with the home game's small bonus)
     "cosine_gap",  # the cosine less the best candidate's
+    "plain_cosine",  # the cosine before the learned question map (rulings.semantic.QueryAdapter)
     "listed_by_meaning",  # among the model's nearest
     "meaning_rank",  # log(1 + rank) among the model's nearest
     "words",  # the words' score as a share of the best one's
@@ -77,6 +78,7 @@ class Candidate:
     about_a_card: bool
     parent: int | None = None
     children: tuple[int, ...] = ()
+    plain_cosine: float = 0.0
 
 
 def features(candidates: Sequence[Candidate]) -> list[list[float]]:
@@ -93,6 +95,7 @@ def features(candidates: Sequence[Candidate]) -> list[list[float]]:
         row = [
             c.cosine,
             c.cosine - best_cosine,
+            c.plain_cosine,
             float(c.meaning_rank is not None),
             math.log1p(NOT_LISTED if c.meaning_rank is None else c.meaning_rank),
             c.words_score / best_words,

@@ -502,12 +502,12 @@ def _adapter_for(encoder_key: str, path: str) -> QueryAdapter | None:
     return adapter
 
 
-def question_vector(encoder: Encoder, text: str) -> np.ndarray:
-    """A question's vector as the search compares it: the model's, moved by the learned map if there is
-    one for this model (``QueryAdapter``)."""
+def question_vectors(encoder: Encoder, text: str) -> tuple[np.ndarray, np.ndarray]:
+    """A question's vector as the model gives it, and as the search compares it: moved by the learned map
+    if there is one for this model (``QueryAdapter``; else the same vector)."""
     vector = encoder.encode([text])[0]
     adapter = _adapter_for(encoder.key, str(ADAPTER_FILE))
-    return adapter.apply(vector) if adapter is not None else vector
+    return vector, (adapter.apply(vector) if adapter is not None else vector)
 
 
 # --- entry vectors ----------------------------------------------------------------------------------

@@ -279,9 +279,11 @@ class _Meaning:
     vector: object  # the query's vector
     vectors: list  # the documents' entry vectors in scope
     bonus: dict[int, float]  # document id → added to its entries' cosines
+    plain: object = None  # the query's vector as the model gives it, before the learned map
 
-    def cosines(self, entry_ids) -> dict[int, float]:
-        return semantic.cosines(self.vector, self.vectors, entry_ids, bonus=self.bonus)
+    def cosines(self, entry_ids, *, plain: bool = False) -> dict[int, float]:
+        vector = self.plain if plain and self.plain is not None else self.vector
+        return semantic.cosines(vector, self.vectors, entry_ids, bonus=self.bonus)
 
 
 def _nearest_in_meaning(
@@ -295,10 +297,10 @@ def _nearest_in_meaning(
     if not vectors:
         return None
     home = dict.fromkeys(priors, MEANING_HOME)
-    vector = semantic.question_vector(encoder, text)
+    plain, vector = semantic.question_vectors(encoder, text)
     nearest = semantic.nearest(vector, vectors, MEANING_CANDIDATES, bonus=home)
     found = {pk: cosine for pk, cosine in nearest if cat.entry(pk) is not None}
-    return _Meaning(found, vector, vectors, home) if found else None
+    return _Meaning(found, vector, vectors, home, plain) if found else None
 
 
 @functools.cache
@@ -325,6 +327,7 @@ def _candidates(
     }
     ids = [pk for pk in {*words_rank, *meaning_rank} if cat.entry(pk) is not None]
     cosine = {**meaning.cosines([pk for pk in ids if pk not in meaning.nearest]), **meaning.nearest}
+    plain = meaning.cosines(ids, plain=True)
     out = []
     for pk in sorted(ids):
         entry = cat.entry(pk)
@@ -333,6 +336,7 @@ def _candidates(
             rerank.Candidate(
                 entry_id=pk,
                 cosine=cosine.get(pk, 0.0),
+                plain_cosine=plain.get(pk, 0.0),
                 meaning_rank=meaning_rank.get(pk),
                 words_score=max(0.0, words_score.get(pk, 0.0)),
                 words_rank=words_rank.get(pk),
