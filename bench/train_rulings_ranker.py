@@ -164,7 +164,7 @@ def main() -> int:
         return 1
     # Any ranker makes the search record its candidates; which entries are candidates does not depend on it.
     search._ranker.cache_clear()
-    search._ranker = lambda: rerank.Ranker((0.0,) * len(rerank.FEATURES), {})
+    search._ranker = lambda key: rerank.Ranker((0.0,) * len(rerank.FEATURES), {})
     # The question's vector as each pass wants it: the model's (pass 1), or mapped by a map fitted without
     # the question (pass 2).
     vectors_for: dict[str, np.ndarray] = {}
@@ -248,6 +248,7 @@ def main() -> int:
         tuple(float(w) for w in weights),
         {
             "trained_on": TUNING.name,
+            "encoder": encoder.key,
             "queries": len(queries),
             "penalty": args.penalty,
             "cross_validated": {"top1": round(cv1, 4), "top3": round(cv3, 4)},

@@ -304,11 +304,16 @@ def _nearest_in_meaning(
 
 
 @functools.cache
-def _ranker() -> rerank.Ranker | None:
-    """The learned ranking (``rulings/ranker.json``), or None: then the hand-set blend orders questions."""
+def _ranker(encoder_key: str) -> rerank.Ranker | None:
+    """The learned ranking (``rulings/ranker.json``) when it was fitted with this model's cosines, or None:
+    then the hand-set blend orders questions."""
     ranker = rerank.Ranker.load(RANKER_FILE)
+    if ranker is not None and ranker.about.get("encoder") not in (None, encoder_key):
+        ranker = None  # fitted on another model's cosines: its weights would not mean the same
     if ranker is None:
-        logger.warning("no usable %s: questions are ordered by the hand-set blend", RANKER_FILE.name)
+        logger.warning(
+            "no usable %s for this model: questions are ordered by the hand-set blend", RANKER_FILE.name
+        )
     return ranker
 
 
@@ -418,7 +423,7 @@ def _word_results(
         for pk in {*meaning, *(pk for pk, _ in found.ranked)}:
             entry = cat.entry(pk)
             covers[pk] = ranking.coverage(entry, found.compiled) if entry is not None else 0.0
-        ranker = _ranker()
+        ranker = _ranker(semantic.load().key)
         if ranker is not None:
             candidates = _candidates(found, model, covers, cat, priors)
             chosen += [

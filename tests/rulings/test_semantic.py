@@ -419,9 +419,9 @@ def test_questions_are_ordered_by_the_learned_ranking_when_its_file_fits(invente
     )
     with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
         semantic.document_vectors(list(Document.objects.filter(is_current=True)), build=True)
-        monkeypatch.setattr(rulings_search, "_ranker", lambda: longest_first)
+        monkeypatch.setattr(rulings_search, "_ranker", lambda key: longest_first)
         ranked = rulings_search.search(query=question)
-        monkeypatch.setattr(rulings_search, "_ranker", lambda: None)
+        monkeypatch.setattr(rulings_search, "_ranker", lambda key: None)
         blended = rulings_search.search(query=question)
     assert ranked.candidates and not blended.candidates
     lengths = {c.entry_id: c.length for c in ranked.candidates}
@@ -431,13 +431,22 @@ def test_questions_are_ordered_by_the_learned_ranking_when_its_file_fits(invente
 
 
 def test_without_a_usable_ranker_file_the_search_keeps_the_blend(tmp_path, monkeypatch, caplog):
+    from rulings import rerank
     from rulings import search as rulings_search
 
     monkeypatch.setattr(rulings_search, "RANKER_FILE", tmp_path / "missing.json")
     rulings_search._ranker.cache_clear()
     try:
-        assert rulings_search._ranker() is None
+        assert rulings_search._ranker("a-model") is None
         assert "hand-set blend" in caplog.text
+        # A file fitted on another model's cosines is not used either.
+        path = tmp_path / "ranker.json"
+        fitted = rerank.Ranker((1.0,) * len(rerank.FEATURES), {"encoder": "another-model"})
+        path.write_text(json.dumps(fitted.to_json()))
+        monkeypatch.setattr(rulings_search, "RANKER_FILE", path)
+        rulings_search._ranker.cache_clear()
+        assert rulings_search._ranker("a-model") is None
+        assert rulings_search._ranker("another-model") == fitted
     finally:
         rulings_search._ranker.cache_clear()
 
