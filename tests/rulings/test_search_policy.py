@@ -71,6 +71,11 @@ def test_the_page_says_nothing_found_and_lists_the_closest(client, invented):
     response = client.get("/rulings/", {"q": "how many sideboard cards may a widget player register"})
     page = response.content.decode()
     assert "<strong>Nothing found</strong>" in page and "The closest entries" in page
+    # A closest rule with no title of its own shows the start of its text, not only its number.
+    closest = search(query="how many sideboard cards may a widget player register").closest
+    untitled = [entry for entry in closest if not entry.title and not entry.card_id]
+    assert untitled, "the invented documents should offer an untitled rule here"
+    assert untitled[0].text[:40] in page
 
 
 def test_the_page_offers_the_nearest_numbers(client, invented):
