@@ -28,7 +28,12 @@ def table_size(request: HttpRequest) -> int | None:
 
 
 def _chart_data(statistics: characters.Statistics) -> dict:
-    lines = statistics.lines[:CHART_LINES]
+    # The bars draw the share of games (tables), so the most played are chosen and ordered by it; the table
+    # below lists every line by plays (a character twice at one table is two plays, one game).
+    lines = sorted(
+        statistics.lines,
+        key=lambda line: (-(line.overall.share.value or 0), -line.overall.games, line.label.casefold()),
+    )[:CHART_LINES]
     by_key = {c.key: c for c in selectors_characters.main_characters()}
     return {
         "labels": [line.label for line in lines],

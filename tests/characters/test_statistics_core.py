@@ -83,3 +83,22 @@ def test_a_size_with_no_game_has_empty_figures():
     result = statistics([Play(1, 4, 1, "Batman (Base Set)", BAT)])
     three = result.lines[0].by_size[3]
     assert three.games == 0 and three.win_rate.value is None and three.share.value is None
+
+
+@pytest.mark.django_db
+def test_the_chart_bars_are_in_the_order_of_the_share_they_draw():
+    from tournaments.views_characters import _chart_data
+
+    # Batman: 3 plays at 2 tables; Starfire: 2 plays at 2 tables; Raven: 2 plays at 1 table (played twice there).
+    raven = "main_character/raven/teen-titans"
+    found = statistics(
+        [
+            *plays(),
+            Play(4, 3, 1, "Raven (Teen Titans)", raven),
+            Play(4, 3, 2, "Raven (Teen Titans)", raven),
+            Play(4, 3, 3, "Starfire (Teen Titans)", STAR),
+        ]
+    )
+    chart = _chart_data(found)
+    assert chart["share"] == sorted(chart["share"], reverse=True)
+    assert chart["labels"].index("Raven (Teen Titans)") > chart["labels"].index("Starfire (Teen Titans)")
