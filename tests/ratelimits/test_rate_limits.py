@@ -153,6 +153,15 @@ def test_it_shares_one_api_count_across_its_pages(client):
     assert response.status_code == 429
 
 
+@pytest.mark.parametrize("name", ["tournaments:openapi-json", "tournaments:openapi-view"])
+def test_it_limits_the_api_schema_and_its_docs_page(client, name):
+    url = reverse(name)
+    use_up(lambda: client.get(url), 2)
+    response = client.get(url)
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) > 0
+
+
 def test_it_does_not_limit_the_public_pages(client):
     event = make_event()
     for _ in range(5):
