@@ -169,6 +169,9 @@ def main() -> int:
         "--keep-database", action="store_true", help="use DATABASE_URL instead of a temporary SQLite"
     )
     parser.add_argument("--set", choices=["report", "tuning", "both"], default="report")
+    parser.add_argument(
+        "--file", help="measure the queries in this JSON file instead (same format as the sets)"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs of each query")
@@ -190,7 +193,10 @@ def main() -> int:
     from rulings.models import Entry
 
     names = ["tuning", "report"] if args.set == "both" else [args.set]
-    items = [dict(item, set=name) for name in names for item in json.loads(SETS[name].read_text())]
+    sets = {name: SETS[name] for name in names}
+    if args.file:
+        sets = {Path(args.file).stem: Path(args.file)}
+    items = [dict(item, set=name) for name, path in sets.items() for item in json.loads(path.read_text())]
     known = {entry.get_absolute_url() for entry in Entry.objects.select_related("document")}
     stale = [url for item in items for url in item["accept"] if url not in known]
 
@@ -231,7 +237,7 @@ def main() -> int:
     colds = [first_search(query, warm=False) for query in first_queries]
 
     report = {
-        "set": args.set,
+        "set": Path(args.file).stem if args.file else args.set,
         "queries": len(items),
         "entries": entries,
         "import_seconds": round(import_seconds, 2),
@@ -286,7 +292,9 @@ def main() -> int:
             f"import of {documents} documents ({entries} entries): {report['import_seconds']} s; "
             f"meaning index {report['meaning_index_seconds']} s; mode: {report['mode']}"
         )
-        print(f"{len(items)} queries ({args.set} set): top-1 / top-3 per kind")
+        print(
+            f"{len(items)} queries ({Path(args.file).stem if args.file else args.set} set): top-1 / top-3 per kind"
+        )
         header = f"  {'kind':<14}{'n':>4}   {'command':>15}   {'page default':>15}"
         print(header)
         for kind in ("all", *KINDS, "vs_overpower"):
