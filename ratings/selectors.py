@@ -1,5 +1,6 @@
 """Reading the stored ratings (never computing them): for the leaderboard, the API and the partial other
-pages include. Names are read from the player record at read time, so the privacy choice holds at once."""
+pages include. Names are read from the player record at read time, so the privacy choice holds at once: the
+rated record's name (the person's latest counted game), short if any record of the person chose so."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tournaments.models import public_name_for
+from tournaments.people import NameRecord, public_name
+from tournaments.selectors_games import account_chose_short
 
 from .core import PROVISIONAL_GAMES, Z
 from .models import PlayerRating, RatingState
@@ -51,11 +53,18 @@ _FIELDS = (
 )
 
 
+def _rows():
+    return PlayerRating.objects.annotate(account_short=account_chose_short("player__user_id")).values(
+        *_FIELDS, "account_short"
+    )
+
+
 def _view(row: dict, rank: int | None = None) -> RatingView:
-    name = row["player__name"] or "?"
+    # The rated record stands for the person: it chose the short name if it or another record did.
+    short = bool(row["player__public_short_name"]) or row["account_short"]
     return RatingView(
         person=row["person"],
-        public_name=public_name_for(name, short=bool(row["player__public_short_name"])),
+        public_name=public_name([NameRecord(row["player__name"] or "?", short)]),
         rating=row["rating"],
         mu=row["mu"],
         sigma=row["sigma"],
@@ -73,7 +82,7 @@ def ratings_for(persons: Iterable[str]) -> dict[str, RatingView]:
     wanted = list(dict.fromkeys(persons))
     if not wanted:
         return {}
-    rows = PlayerRating.objects.filter(person__in=wanted).values(*_FIELDS)
+    rows = _rows().filter(person__in=wanted)
     return {row["person"]: _view(row) for row in rows}
 
 
@@ -86,7 +95,7 @@ def with_rank(view: RatingView) -> RatingView:
 def leaderboard(*, query: str = "") -> list[RatingView]:
     """Everyone rated, highest rating first, ranked (ties share a place); ``query`` keeps those whose public
     name contains it (never the hidden part of a name). One query."""
-    rows = PlayerRating.objects.order_by("-rating", "person").values(*_FIELDS)
+    rows = _rows().order_by("-rating", "person")
     views: list[RatingView] = []
     rank, previous = 0, None
     for n, row in enumerate(rows, start=1):

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 
 from ratings.selectors import ratings_for
-from tournaments.models import Event, Registration, public_name_for
-from tournaments.people import person_key
-from tournaments.selectors_games import counted_games, final_places
+from tournaments.models import Event, Registration
+from tournaments.people import NameRecord, person_key, public_name
+from tournaments.selectors_games import account_chose_short, counted_games, final_places
 
 from . import points as season_points
 from .models import Season, SeasonEvent
@@ -90,25 +90,36 @@ def _event_places(events: list[Event], people: dict[int, dict[int, str]]) -> dic
 def standings(season: Season) -> SeasonStandings:
     """The season's standings, computed from its events. Two queries, and the cache."""
     events = season_events(season)
-    rows = Registration.objects.filter(event__in=[e.pk for e in events]).values_list(
-        "pk", "event_id", "player_id", "player__user_id", "player__name", "player__public_short_name"
+    rows = (
+        Registration.objects.filter(event__in=[e.pk for e in events])
+        .annotate(account_short=account_chose_short("player__user_id"))
+        .values_list(
+            "pk",
+            "event_id",
+            "player_id",
+            "player__user_id",
+            "player__name",
+            "player__public_short_name",
+            "account_short",
+        )
     )
     people: dict[int, dict[int, str]] = {}
-    latest: dict[str, tuple[int, str]] = {}  # person -> (record id, public name) of their latest record
-    for pk, event_id, player_id, user_id, name, short in rows:
+    records: dict[str, list[NameRecord]] = {}  # person -> their records in the season (latest: the record id)
+    latest: dict[str, int] = {}  # person -> their latest record in the season (the history link)
+    for pk, event_id, player_id, user_id, name, short, account_short in rows:
         person = person_key(player_id=player_id, user_id=user_id)
         people.setdefault(event_id, {})[pk] = person
-        if person not in latest or player_id > latest[person][0]:
-            latest[person] = (player_id, public_name_for(name, short=short))
-    names = {person: name for person, (_, name) in latest.items()}
+        # A record of the account outside the season may be the one that chose the short name.
+        records.setdefault(person, []).append(NameRecord(name, short or account_short, latest=(player_id,)))
+        latest[person] = max(latest.get(person, 0), player_id)
+    names = {person: public_name(named) for person, named in records.items()}
     places = _event_places(events, people)
     results = [SeasonEventResult(event_id=e.pk, places=places.get(e.pk)) for e in events]
     lines = season_standings(results, season.points, names)
     views = [
         SeasonEventView(event=e, finished=e.pk in places, players=len(places.get(e.pk, {}))) for e in events
     ]
-    records = {person: record for person, (record, _) in latest.items()}
-    return SeasonStandings(season=season, events=views, lines=lines, names=names, records=records)
+    return SeasonStandings(season=season, events=views, lines=lines, names=names, records=latest)
 
 
 def standings_version(result: SeasonStandings) -> str:

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
+from .people import short_name_for
 from .time_zones import forget_time_zone, time_zone_names
 
 # 9.060: a sanctioned event needs at least this many players.
@@ -90,14 +91,6 @@ def public_sort_name_for(name: str, sort_name: str, *, short: bool) -> str:
     if short:
         return sort_name_for(short_name_for(name))
     return sort_name or name
-
-
-def short_name_for(name: str) -> str:
-    """ "Ann Marie Smith" -> "Ann S." ; a single name stays as it is."""
-    parts = name.split()
-    if len(parts) < 2:
-        return name.strip()
-    return f"{parts[0]} {parts[-1][0]}."
 
 
 def default_time_zone() -> str:

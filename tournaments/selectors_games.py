@@ -16,7 +16,9 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .models import Event, Round, Seat, public_name_for
+from django.db.models import Exists, OuterRef
+
+from .models import Event, Player, Round, Seat, public_name_for
 from .people import person_key
 
 
@@ -26,13 +28,14 @@ class GameSeat:
     player_id: int
     person: str  # tournaments.people.person_key
     name: str
-    public_name: str
+    public_name: str  # the record's own choice; a person's name on history pages: selectors_history
     seat: int  # turn order, 1 goes first
     placement: int  # 1 = won the game
     points: float | None
     vp: int | None
     main_character: str
     main_character_key: str = ""  # the rulings card key when matched (tournaments.characters)
+    short: bool = False  # this record chose the short public name
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,7 @@ def counted_games(
                         vp=r[13],
                         main_character=r[14],
                         main_character_key=r[15],
+                        short=r[9],
                     )
                     for r in table_rows
                 ),
@@ -145,3 +149,11 @@ def final_places(events: Iterable[Event]) -> dict[int, dict[int, int]]:
         if ranking:
             places[event.pk] = {registration.pk: n for n, registration in enumerate(ranking, start=1)}
     return places
+
+
+def account_chose_short(user_id_path: str) -> Exists:
+    """In a query of records (``user_id_path`` leads from its rows to a record's account id, such as
+    "player__user_id"): whether any record of that account chose the short public name. What
+    ``people.public_name`` needs of the records the query does not load, read in the same query; false
+    for a record without an account."""
+    return Exists(Player.objects.filter(user_id=OuterRef(user_id_path), public_short_name=True))

@@ -8,13 +8,13 @@ choices. The final places of a finished event are computed once (``selectors_gam
 queries per event) and kept in the cache under a key of everything the ranking depends on, so a page
 view reads them in one cache round trip.
 
-Privacy: every name here is the public one. A person shows as "Ann S." if any of their records chose the
-short name (the privacy page sets all of an account's records at once; a record claimed later may not
-have caught up), a record without an account as its own choice says.
+Privacy: every name here is the public one (``tournaments.people.public_name``): a person shows as
+"Ann S." if any of their records chose the short name, a record without an account as its own choice says.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -22,8 +22,8 @@ from django.core.cache import cache
 from ratings.selectors import RatingView, ratings_for, with_rank
 
 from . import history
-from .models import Event, Player, Registration, public_name_for, short_name_for
-from .people import is_account_key, key_id, person_key
+from .models import Event, Player, Registration
+from .people import NameRecord, is_account_key, key_id, person_key, public_name
 from .selectors import _standings_key, event_scoring, event_tiebreakers, pid
 from .selectors_games import Game, counted_games, final_places
 
@@ -38,7 +38,7 @@ class Person:
     key: str  # tournaments.people.person_key
     record_ids: tuple[int, ...]
     name: str  # the public name
-    short: bool  # the person chose the short name
+    records: tuple[NameRecord, ...] = ()  # what the name is made from: every record (latest: its id)
 
 
 @dataclass(frozen=True)
@@ -69,14 +69,13 @@ def person_of(player_id: int) -> Person | None:
             .order_by("pk")
             .values("pk", "user_id", "name", "public_short_name")
         )
-    short = any(r["public_short_name"] for r in records)
-    latest = max(records, key=lambda r: r["pk"])
+    names = tuple(NameRecord(r["name"], r["public_short_name"], latest=(0, r["pk"])) for r in records)
     return Person(
         player_id=player_id,
         key=person_key(player_id=player["pk"], user_id=player["user_id"]),
         record_ids=tuple(r["pk"] for r in records),
-        name=public_name_for(latest["name"], short=short),
-        short=short,
+        name=public_name(names),
+        records=names,
     )
 
 
@@ -129,25 +128,22 @@ def head_to_head(*, player_id: int, other_id: int) -> HeadToHeadPage | None:
 
 
 def public_names(games: list[Game], *, exclude: str = "") -> dict[str, str]:
-    """The public name of every person at the games: the name they last played under, short if they
-    chose so. One query (the accounts among them that chose the short name)."""
-    latest = {}
-    for game in games:
+    """The public name of every person at the games: the name they last played under, short if any of
+    their records chose so. One query (the accounts among them that chose the short name)."""
+    records: dict[str, list[NameRecord]] = {}
+    for n, game in enumerate(games):
         for seat in game.seats:
             if seat.person != exclude:
-                latest[seat.person] = seat
-    accounts = [key_id(key) for key in latest if is_account_key(key)]
-    short = set()
+                record = NameRecord(seat.name, seat.short, latest=(n, seat.seat))
+                records.setdefault(seat.person, []).append(record)
+    accounts = [key_id(key) for key in records if is_account_key(key)]
     if accounts:
-        short = {
-            f"u{user_id}"
-            for user_id in Player.objects.filter(user_id__in=accounts, public_short_name=True)
-            .values_list("user_id", flat=True)
-            .distinct()
-        }
-    return {
-        key: short_name_for(seat.name) if key in short else seat.public_name for key, seat in latest.items()
-    }
+        # A record of theirs that sat at none of these games may be the one that chose the short name.
+        for user_id, name in Player.objects.filter(user_id__in=accounts, public_short_name=True).values_list(
+            "user_id", "name"
+        ):
+            records[f"u{user_id}"].append(NameRecord(name, short=True, latest=(-1,)))
+    return {key: public_name(person) for key, person in records.items()}
 
 
 def _named(person: Person, games: list[Game]) -> Person:
@@ -155,8 +151,8 @@ def _named(person: Person, games: list[Game]) -> Person:
     seats = [s for g in games for s in g.seats if s.person == person.key]
     if not seats:
         return person
-    name = public_name_for(seats[-1].name, short=person.short)
-    return Person(person.player_id, person.key, person.record_ids, name, person.short)
+    played = NameRecord(seats[-1].name, seats[-1].short, latest=(1,))
+    return dataclasses.replace(person, name=public_name([*person.records, played]))
 
 
 def _final_places(events: list[Event]) -> dict[int, dict[int, int]]:
