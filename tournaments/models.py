@@ -539,6 +539,7 @@ class ResultChange(models.Model):
         "override": "Placement overridden",
         "swap": "Seats swapped",
         "penalty": "Penalty applied",
+        "main_character": "Main character chosen",
     }
 
     @property
