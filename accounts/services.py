@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from tournaments.errors import ActionError
 from tournaments.models import Player, Registration, RegistrationChange
+from tournaments.signals import players_linked
 
 from .models import OrganizerApproval
 
@@ -154,6 +155,9 @@ def players_link_verified_owners(*, players: list[Player]) -> list[Player]:
                 short.add(owner.pk)
             linked.append(player)
         Player.objects.bulk_update(linked, ["user", "claim_code", "public_short_name"], batch_size=BATCH)
+        if linked:
+            # Once for the batch: what one record's save would tell its listeners (the ratings).
+            players_linked.send(sender=Player, player_ids=[player.pk for player in linked])
         changes = {player.pk: {"account": ["", player.user.username]} for player in linked}
         link_ids = list(changes)
         for start in range(0, len(link_ids), BATCH):

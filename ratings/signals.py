@@ -4,8 +4,10 @@
   an event deleted.
 - A player record's account link changed (a claim, a verified email, staff linking or unlinking): the
   person its games belong to changed. Seen by comparing the record's account as loaded with the one saved.
-  (A roster import links records with ``bulk_update``, which sends no signal: the next trigger's digest
-  picks those links up.)
+- ``tournaments.signals.players_linked``: a roster import linked records in one ``bulk_update`` (which sends
+  no ``post_save``); one recompute for the whole batch.
+
+Either way a link moves a rating only when the record has a counted game (``_any_counted_games``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from django.db.models.signals import post_init, post_save
 from django.dispatch import receiver
 
 from tournaments.models import Player, Round, Seat
-from tournaments.signals import results_changed
+from tournaments.signals import players_linked, results_changed
 
-from .services import ratings_recompute_enqueue
+from .services import BATCH, ratings_recompute_enqueue
 
 
 @receiver(results_changed)
@@ -33,8 +35,15 @@ def _remember_account(sender, instance: Player, **kwargs) -> None:
     instance._ratings_user_id = instance.__dict__.get("user_id", _UNKNOWN)
 
 
-def _has_counted_games(player: Player) -> bool:
-    return Seat.objects.filter(registration__player=player, round__status=Round.Status.CLOSED).exists()
+def _any_counted_games(player_ids: list[int]) -> bool:
+    """Whether any of these records played a counted game: linking a record with none (a sign-up, a new
+    registration) moves no rating. One query per ``BATCH`` records, stopping at the first found."""
+    return any(
+        Seat.objects.filter(
+            registration__player_id__in=player_ids[start : start + BATCH], round__status=Round.Status.CLOSED
+        ).exists()
+        for start in range(0, len(player_ids), BATCH)
+    )
 
 
 @receiver(post_save, sender=Player)
@@ -44,7 +53,12 @@ def _account_link_changed(sender, instance: Player, created: bool, update_fields
         changed = update_fields is None or "user" in update_fields
     else:
         changed = instance.user_id != was
-    # A record with no counted game moves no rating: linking it (a sign-up, a new registration) costs nothing.
-    if changed and not created and _has_counted_games(instance):
+    if changed and not created and _any_counted_games([instance.pk]):
         ratings_recompute_enqueue()
     instance._ratings_user_id = instance.user_id
+
+
+@receiver(players_linked)
+def _account_links_changed(sender, player_ids: list[int], **kwargs) -> None:
+    if _any_counted_games(list(player_ids)):
+        ratings_recompute_enqueue()

@@ -532,6 +532,7 @@ class ResultChange(models.Model):
         "override": "Placement overridden",
         "swap": "Seats swapped",
         "penalty": "Penalty applied",
+        "main_character": "Main character chosen",
     }
 
     @property

@@ -110,7 +110,7 @@ def characters_check(request: HttpRequest, event: Event) -> HttpResponse:
                         f"“{wanted[:60]}” is not one main character of the list: pick one from it."
                     )
                 changed = character_services.main_character_choose(
-                    event=event, text=found.text, key=match.character.key
+                    event=event, text=found.text, key=match.character.key, user=request.user
                 )
             except ActionError as exc:
                 messages.error(request, exc.message)

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from tests.factories import add_staff, make_user
 from tests.history.test_counted_games import simulated_event
-from tournaments.models import EventStaff, Seat
-from tournaments.selectors_characters import character_statistics, text_key
+from tournaments.models import EventStaff, ResultChange, Seat, Table
+from tournaments.selectors_characters import character_statistics, main_characters, text_key
 from tournaments.services import results
 from tournaments.services.characters import main_character_choose
 
@@ -208,6 +208,80 @@ def test_the_staff_page_is_for_staff(client):
     assert client.get(check_url(event)).status_code == 302
     client.force_login(make_user())
     assert client.get(check_url(event)).status_code == 403
+
+
+# --- Staff's pick in each table's history ------------------------------------------------------------------
+
+
+STARFIRE_KEY = "main_character/starfire/teen-titans"
+
+
+def text_at_tables(event, text, tables):
+    """``text`` with no key on every seat of the event's first ``tables`` tables; their ids."""
+    ids = list(Table.objects.filter(round__event=event).order_by("pk").values_list("pk", flat=True)[:tables])
+    Seat.objects.filter(table_id__in=ids).update(main_character=text, main_character_key="")
+    return ids
+
+
+def test_a_staff_pick_logs_one_change_per_table_it_changed_with_who_picked(client):
+    import_characters()
+    event = simulated_event()
+    tables = text_at_tables(event, "Starfire", 2)
+    judge = make_user()
+    add_staff(event, judge, EventStaff.Role.JUDGE)
+    client.force_login(judge)
+    client.post(check_url(event), {"text": text_key("Starfire"), "character": "Starfire (Teen Titans)"})
+    changes = ResultChange.objects.filter(action="main_character")
+    assert sorted(changes.values_list("table_id", flat=True)) == sorted(tables)
+    assert set(changes.values_list("user_id", flat=True)) == {judge.pk}
+
+
+def test_a_staff_picks_change_shows_each_players_main_character_before_and_after():
+    import_characters()
+    event = simulated_event()
+    [table] = text_at_tables(event, "Starfire", 1)
+    main_character_choose(event=event, text="Starfire", key=STARFIRE_KEY, user=make_user())
+    change = ResultChange.objects.get(table_id=table, action="main_character")
+    names = Seat.objects.filter(table_id=table).values_list("registration__player__name", flat=True)
+    assert sorted(change.differences()) == sorted(
+        f"{name}: main character Starfire → Starfire (Teen Titans)" for name in names
+    )
+    assert change.action_label == "Main character chosen"
+
+
+def test_a_staff_pick_gives_each_table_it_changed_a_new_version():
+    import_characters()
+    event = simulated_event()
+    tables = text_at_tables(event, "Starfire", 2)
+    before = dict(Table.objects.filter(round__event=event).values_list("pk", "version"))
+    main_character_choose(event=event, text="Starfire", key=STARFIRE_KEY)
+    after = dict(Table.objects.filter(round__event=event).values_list("pk", "version"))
+    assert {pk for pk in after if after[pk] != before[pk]} == set(tables)
+    assert all(after[pk] == before[pk] + 1 for pk in tables)
+
+
+def test_a_second_pick_of_the_same_text_logs_nothing():
+    import_characters()
+    event = simulated_event()
+    text_at_tables(event, "Starfire", 1)
+    main_character_choose(event=event, text="Starfire", key=STARFIRE_KEY)
+    assert main_character_choose(event=event, text="Starfire", key=STARFIRE_KEY) == 0
+    assert ResultChange.objects.filter(action="main_character").count() == 1
+
+
+def test_a_staff_pick_takes_as_many_queries_for_many_tables_as_for_one():
+    import_characters()
+    event = simulated_event(13, 2)
+    text_at_tables(event, "Starfire", 1)
+    Seat.objects.filter(round__event=event, round__number=2).update(
+        main_character="Kory", main_character_key=""
+    )
+    main_characters()  # the catalogue is read once per import, not per pick
+    with CaptureQueriesContext(connection) as one:
+        assert main_character_choose(event=event, text="Starfire", key=STARFIRE_KEY) <= 4
+    with CaptureQueriesContext(connection) as many:
+        assert main_character_choose(event=event, text="Kory", key=STARFIRE_KEY) >= 12
+    assert len(one) == len(many)
 
 
 # --- API ----------------------------------------------------------------------------------------------

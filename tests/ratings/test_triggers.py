@@ -132,3 +132,70 @@ def test_claiming_a_record_without_a_counted_game_enqueues_nothing(django_captur
     with django_capture_on_commit_callbacks() as callbacks:
         account_services.player_claim(user=make_user(), code=code)
     assert enqueued(callbacks) == 0
+
+
+def roster_of_players(players) -> str:
+    return "name,email\n" + "\n".join(f"{p.name},{p.email}" for p in players)
+
+
+def test_a_roster_import_that_links_records_with_counted_games_enqueues_one_recompute(
+    django_capture_on_commit_callbacks,
+):
+    from tests.factories import make_event
+    from tournaments.models import Player
+    from tournaments.services import roster_import
+
+    event = simulated_event()
+    players = list(Player.objects.filter(registrations__event=event).order_by("pk")[:2])
+    for n, player in enumerate(players):
+        player.email = f"played{n}@example.org"
+        player.save(update_fields=["email"])
+        make_user(f"played{n}", email=player.email)
+    with django_capture_on_commit_callbacks() as callbacks:
+        roster_import(event=make_event(), text=roster_of_players(players))
+    assert Player.objects.filter(pk__in=[p.pk for p in players], user__isnull=False).count() == 2
+    assert enqueued(callbacks) == 1
+
+
+def test_a_roster_import_that_links_nothing_enqueues_nothing(django_capture_on_commit_callbacks):
+    from tests.factories import make_event
+    from tournaments.services import roster_import
+
+    simulated_event()
+    with django_capture_on_commit_callbacks() as callbacks:
+        roster_import(event=make_event(), text="name,email\nNew Person,new@example.org\nOther Person,")
+    assert enqueued(callbacks) == 0
+
+
+def test_a_roster_import_that_links_only_records_without_games_enqueues_nothing(
+    django_capture_on_commit_callbacks,
+):
+    from tests.factories import make_event
+    from tournaments.models import Player
+    from tournaments.services import roster_import
+
+    simulated_event()
+    make_user("newcomer", email="newcomer@example.org")
+    with django_capture_on_commit_callbacks() as callbacks:
+        roster_import(event=make_event(), text="name,email\nNew Comer,newcomer@example.org")
+    assert Player.objects.get(email="newcomer@example.org").user.username == "newcomer"
+    assert enqueued(callbacks) == 0
+
+
+def test_a_roster_import_that_links_records_with_counted_games_runs_one_recompute(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    from tests.factories import make_event
+    from tournaments.models import Player
+    from tournaments.services import roster_import
+
+    event = simulated_event()
+    player = Player.objects.filter(registrations__event=event).order_by("pk").first()
+    player.email = "played@example.org"
+    player.save(update_fields=["email"])
+    make_user("played", email=player.email)
+    runs = []
+    monkeypatch.setattr("ratings.tasks.ratings_recompute", lambda: runs.append(1))
+    with django_capture_on_commit_callbacks(execute=True):
+        roster_import(event=make_event(), text=roster_of_players([player]))
+    assert runs == [1]

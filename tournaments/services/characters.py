@@ -17,6 +17,7 @@ are rebuilt.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -25,7 +26,7 @@ from django.db.models import F
 
 from .. import characters
 from ..errors import ActionError
-from ..models import Event, Seat
+from ..models import Event, ResultChange, Seat, Table
 from ..selectors_characters import main_characters
 
 
@@ -82,21 +83,50 @@ def main_characters_match(*, event_ids: Iterable[int] | None = None, dry_run: bo
     return report
 
 
-def main_character_choose(*, event: Event, text: str, key: str) -> int:
+def main_character_choose(*, event: Event, text: str, key: str, user=None) -> int:
     """Staff's choice for one free text of an event: every seat of the event with exactly ``text`` and no
-    key becomes the catalogue's ``key``. Returns how many seats changed (0 when someone chose first)."""
+    key becomes the catalogue's ``key``. Returns how many seats changed (0 when someone chose first).
+
+    Each table changed gets a new version and one ``ResultChange`` (who, when, each player's main character
+    before and after), as any other change to a table's result does. A fixed number of queries."""
     character = next((c for c in main_characters() if c.key == key), None)
     if character is None:
         raise ActionError(
             "That main character is not in the rule documents (any more): pick one from the list."
         )
+    label = character.label[:120]
     with transaction.atomic():
-        changed = Seat.objects.filter(round__event=event, main_character=text, main_character_key="").update(
-            main_character=character.label[:120], main_character_key=character.key
+        waiting = Seat.objects.filter(round__event=event, main_character=text, main_character_key="")
+        # Locked: a second pick of the same text waits, then finds nothing left and logs nothing.
+        seats = list(
+            waiting.select_for_update(of=("self",))
+            .select_related("registration__player")
+            .order_by("table_id", "seat")
         )
-        if changed:
-            Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
-    return changed
+        if not seats:
+            return 0
+        waiting.update(main_character=label, main_character_key=character.key)
+        by_table: dict[int, list[Seat]] = defaultdict(list)
+        for seat in seats:
+            by_table[seat.table_id].append(seat)
+        ResultChange.objects.bulk_create(
+            [
+                ResultChange(
+                    table_id=table_id,
+                    user=user,
+                    action="main_character",
+                    before={s.registration.player.name: {"main_character": s.main_character} for s in at},
+                    after={s.registration.player.name: {"main_character": label} for s in at},
+                    reason="chosen on the main characters page",
+                )
+                for table_id, at in by_table.items()
+            ],
+            batch_size=500,
+        )
+        # A result form loaded before the pick is then a conflict, not a silent return to the old text.
+        Table.objects.filter(pk__in=list(by_table)).update(version=F("version") + 1)
+        Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+    return len(seats)
 
 
 def match_after_import(**kwargs) -> None:

@@ -173,7 +173,8 @@ def roster_import(*, event: Event, text: str) -> list[Registration]:
     A fixed number of queries whatever the length of the list (a 10,000-row CSV answers well within
     gunicorn's timeout): the players an email already names are read at once, the new players and the
     registrations are inserted in batches, and the records whose email an account verified are linked to
-    it as ``registration_add`` does one at a time (``accounts.services.players_link_verified_owners``)."""
+    it as ``registration_add`` does one at a time (``accounts.services.players_link_verified_owners``, which
+    tells the ratings once for the batch, as one record's link would)."""
     _check_can_register(event)
     with transaction.atomic():
         # One import or waitlist change at a time per event: two organizers sending the same list at
