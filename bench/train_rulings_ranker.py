@@ -1,6 +1,6 @@
 """Fit what the rulings search learns from judges' queries, on the tuning half of them.
 
-    .venv/bin/python bench/train_rulings_ranker.py [--penalty 10] [--map-penalty 0.1] [--dry-run]
+    .venv/bin/python bench/train_rulings_ranker.py [--penalty 10] [--map-penalty 0.03] [--dry-run]
 
 Reads ``bench/rulings_queries_tuning.json`` only: the reported half (``rulings_queries_report.json``) is
 what ``bench/bench_rulings.py`` measures, and is never read here. Two things are fitted, for the queries the
@@ -145,7 +145,7 @@ def main() -> int:
     )
     parser.add_argument("--penalty", type=float, default=10.0, help="the ranking's L2 penalty")
     parser.add_argument(
-        "--map-penalty", type=float, default=0.1, help="the map's penalty (distance from identity)"
+        "--map-penalty", type=float, default=0.03, help="the map's penalty (distance from identity)"
     )
     parser.add_argument("--dry-run", action="store_true", help="print the figures, write nothing")
     args = parser.parse_args()
