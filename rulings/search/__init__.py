@@ -69,14 +69,13 @@ CANDIDATES = 60  # full-text matches ranked per query (the backend's best ones w
 FEW = 3  # fewer full-text results than this and the query is searched more loosely
 ANSWERS = 0.3  # the share of the query (by weight) the best entry must hold to count as an answer
 CLOSEST = 3  # entries offered when nothing answers
-# Meaning (rulings.semantic), when a model is installed: the nearest entries by the model join the words'
-# candidates, and each candidate scores its cosine (MEANING_FLOOR when the model did not list it), plus its
+# Meaning (rulings.semantic), when a model is installed: the nearest entries to the question (its vector
+# moved by the learned question map, semantic.QueryAdapter) join the words' candidates, and the learned
+# ranking (rulings.rerank, RANKER_FILE) orders them. Without a ranking fitted for the model, the hand-set
+# blend does: each candidate scores its cosine (MEANING_FLOOR when the model did not list it), plus its
 # words' score as a share of the best one's (WORDS_WEIGHT), plus the share of the query it holds
-# (COVERAGE_WEIGHT). The cosine leads: on the tuning queries it puts the answer first more often than the
-# words do; the words break near-ties and keep an entry that holds the query's own terms. (A fusion by
-# reciprocal rank, used before, let a long list of weak word matches outvote the model's clear first.)
-# Only for queries of MEANING_WORDS words or more: a name or a term is a matter of spelling, where the
-# words are better.
+# (COVERAGE_WEIGHT). Only for queries of MEANING_WORDS words or more: a name or a term is a matter of
+# spelling, where the words are better.
 MEANING_WORDS = 3
 MEANING_CANDIDATES = 30
 MEANING_FLOOR = 0.25
@@ -85,8 +84,6 @@ COVERAGE_WEIGHT = 0.2
 MEANING_HOME = 0.02  # added to the cosine of the toolkit's own game's entries when every game is searched
 MEANING_COVERS = 0.25  # with meaning: the share of the query the best entry must hold to answer, or ...
 MEANING_ANSWERS = 0.55  # an entry this close in meaning answers even when it holds few of the words
-# With the learned ranking (rulings.rerank, weights fitted on the tuning queries), the candidates of a
-# question are ordered by it instead of the blend above.
 RANKER_FILE = Path(__file__).resolve().parent.parent / "ranker.json"
 
 
