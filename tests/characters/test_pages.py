@@ -126,8 +126,9 @@ def check_url(event):
     return reverse("tournaments:characters_check", args=[event.slug])
 
 
-def staff_client(client, event):
-    user = make_user()
+def staff_client(client, event, user=None):
+    """``client`` logged in as a judge of the event (``user``, or a new one)."""
+    user = user or make_user()
     add_staff(event, user, EventStaff.Role.JUDGE)
     client.force_login(user)
     return client
@@ -228,9 +229,9 @@ def test_a_staff_pick_logs_one_change_per_table_it_changed_with_who_picked(clien
     event = simulated_event()
     tables = text_at_tables(event, "Starfire", 2)
     judge = make_user()
-    add_staff(event, judge, EventStaff.Role.JUDGE)
-    client.force_login(judge)
-    client.post(check_url(event), {"text": text_key("Starfire"), "character": "Starfire (Teen Titans)"})
+    staff_client(client, event, judge).post(
+        check_url(event), {"text": text_key("Starfire"), "character": "Starfire (Teen Titans)"}
+    )
     changes = ResultChange.objects.filter(action="main_character")
     assert sorted(changes.values_list("table_id", flat=True)) == sorted(tables)
     assert set(changes.values_list("user_id", flat=True)) == {judge.pk}

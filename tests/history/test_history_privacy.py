@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tests.factories import make_user
 from tests.history.helpers import first_player, one_person, simulated_event
+from tests.pages import read_pages
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -42,12 +43,7 @@ def visitor_views(client, player: Player, opponent: Player) -> dict[str, str]:
         "api vs": reverse("tournaments:api_player_vs", kwargs={"pk": player.pk, "other": opponent.pk}),
         "opponent's api": reverse("tournaments:api_player", kwargs={"pk": opponent.pk}),
     }
-    answers = {}
-    for what, url in urls.items():
-        response = client.get(url)
-        assert response.status_code == 200, what
-        answers[what] = response.content.decode()
-    return answers
+    return read_pages(client, urls)
 
 
 def test_a_full_name_shows_when_the_player_did_not_choose_the_short_one(client, annabel):

@@ -8,6 +8,7 @@ import pytest
 from ratings.models import PlayerRating
 from ratings.services import ratings_recompute
 from tests.factories import make_user
+from tests.pages import read_pages
 from tournaments.models import Event, Player, Registration
 
 from .helpers import simulated_event
@@ -35,12 +36,7 @@ def visitor_views(client, person: str) -> dict[str, str]:
         "api": "/api/ratings/",
         "api for the person": f"/api/ratings/{person}/",
     }
-    answers = {}
-    for what, url in urls.items():
-        response = client.get(url)
-        assert response.status_code == 200, what
-        answers[what] = response.content.decode()
-    return answers
+    return read_pages(client, urls)
 
 
 @pytest.fixture
