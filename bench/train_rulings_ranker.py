@@ -91,18 +91,19 @@ def folds(n: int, k: int, seed: int) -> list[np.ndarray]:
 
 
 def blend(candidates) -> np.ndarray:
-    """The hand-set blend (rulings.search._blended) on the same candidates, for comparison."""
+    """The hand-set blend (rulings.search._blended, the search's fallback) on the same candidates."""
     from rulings import search
 
-    best = max((c.words_score for c in candidates), default=0.0) or 1.0
-    return np.array(
-        [
-            (c.cosine if c.meaning_rank is not None else search.MEANING_FLOOR)
-            + search.WORDS_WEIGHT * c.words_score / best
-            + search.COVERAGE_WEIGHT * c.coverage
-            for c in candidates
-        ]
-    )
+    by_words = sorted((c for c in candidates if c.words_rank is not None), key=lambda c: c.words_rank)
+    scores = {
+        pk: score
+        for pk, score, _ in search._blended(
+            [(c.entry_id, c.words_score) for c in by_words],
+            {c.entry_id: c.cosine for c in candidates if c.meaning_rank is not None},
+            {c.entry_id: c.coverage for c in candidates},
+        )
+    }
+    return np.array([scores[c.entry_id] for c in candidates])
 
 
 def fit(queries: list[tuple[np.ndarray, np.ndarray]], penalty: float) -> np.ndarray:
