@@ -10,10 +10,14 @@ search answers with the embedding model (questions of three words or more):
    question's vector, starting from the identity, that maximises the softmax probability (temperature
    ``TAU``) of the accepted entries among every entry, with a penalty on its distance from the identity;
 2. the ranking (``rulings.rerank``, ``rulings/ranker.json``): weights that maximise the softmax probability
-   of the accepted candidates among each query's candidates, with an L2 penalty on standardised features.
+   of the accepted candidates among each query's candidates, with an L2 penalty on standardised features;
+3. the gate (``rulings.rerank.Gate``, in the same file): a logistic regression of "the question has an
+   answer" on its best candidate's cosine, the share of the query it holds and the share of the query's words
+   no document uses, fitted on the tuning questions with an answer and those without.
 
 The ranking is fitted on candidates found with maps that did not see the query (5 folds): it learns how far
-to trust the map on a question it has never met, as in use. It prints the cross-validated top-1 / top-3 of
+to trust the map on a question it has never met, as in use; the gate, likewise, on best candidates chosen
+by maps and rankings that did not see the question. It prints the cross-validated top-1 / top-3 of
 the model alone with and without the map, and of the ranking against the hand-set blend, and writes both
 files unless ``--dry-run``.
 
@@ -39,6 +43,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 TUNING = ROOT / "bench" / "rulings_queries_tuning.json"
 OUT = ROOT / "rulings" / "ranker.json"
 TAU = 0.05  # the temperature of the map's softmax over the entries
+GATE_PENALTY = 1.0  # the gate's L2 penalty (standardised features)
+GATE_THRESHOLD = 0.5  # the probability of an answer below which the search says "nothing found"
 
 
 def fit_map(
@@ -128,6 +134,32 @@ def fit(queries: list[tuple[np.ndarray, np.ndarray]], penalty: float) -> np.ndar
     return weights / scale
 
 
+class _FittedGate:
+    def __init__(self, weights: np.ndarray, bias: float):
+        self.weights, self.bias = tuple(float(w) for w in weights), float(bias)
+
+    def probability_of(self, x: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-(x @ np.array(self.weights) + self.bias)))
+
+
+def fit_gate(x: np.ndarray, y: np.ndarray, penalty: float = GATE_PENALTY) -> _FittedGate:
+    """A logistic regression of "the question has an answer" on the best candidate's gate values, with an
+    L2 penalty on standardised features; the weights returned apply to the raw values."""
+    mean, scale = x.mean(0), x.std(0) + 1e-6
+    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        p = 1.0 / (1.0 + np.exp(-(z @ w)))
+        total = -(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12)).mean()
+        grad = z.T @ (p - y) / len(y)
+        grad[:-1] += 2 * penalty * w[:-1] / len(y)
+        return total + penalty * (w[:-1] @ w[:-1]) / len(y), grad
+
+    w = minimize(loss, np.zeros(z.shape[1]), jac=True, method="L-BFGS-B").x
+    weights = w[:-1] / scale
+    return _FittedGate(weights, w[-1] - float(weights @ mean))
+
+
 def tops(queries, scores) -> tuple[float, float]:
     top1 = top3 = 0
     for (_, y), s in zip(queries, scores, strict=True):
@@ -154,6 +186,7 @@ def main() -> int:
     from bench_rulings import setup
 
     setup(seeds=args.seeds, keep_database=False, words_only=False)
+    from rulings import query as q
     from rulings import rerank, search, semantic
     from rulings.models import Document, Entry
 
@@ -175,7 +208,9 @@ def main() -> int:
         vectors_for.get(text, plain_vector(enc, text)),
     )
     url = {entry.pk: entry.get_absolute_url() for entry in Entry.objects.select_related("document")}
-    items = [item for item in json.loads(TUNING.read_text()) if item["accept"]]
+    every = json.loads(TUNING.read_text())
+    items = [item for item in every if item["accept"]]
+    unanswered = [item for item in every if not item["accept"]]
 
     # Pass 1: the questions the model is asked about, as the search encodes them.
     parts = semantic.document_vectors(Document.objects.filter(is_current=True))
@@ -217,16 +252,18 @@ def main() -> int:
     )
 
     # Pass 2: the ranking, on candidates found with maps that did not see the question.
-    queries, blends = [], []
+    queries, blends, found = [], [], []
     for item, _, _ in asked:
         candidates = search.search(query=item["q"], limit=10).candidates
         if not candidates:
             continue
+        found.append((item, candidates))
         accept = set(item["accept"])
         y = np.array([url[c.entry_id] in accept for c in candidates])
         queries.append((np.array(rerank.features(candidates)), y))
         blends.append(blend(candidates))
     learned1, learned3 = [], []
+    held_out_scores: list = []
     for seed in range(3):
         scores: list = [None] * len(queries)
         for fold in folds(len(queries), 10, seed):
@@ -234,6 +271,7 @@ def main() -> int:
             weights = fit([queries[i] for i in range(len(queries)) if i not in held], args.penalty)
             for i in fold:
                 scores[i] = queries[i][0] @ weights
+        held_out_scores = held_out_scores or scores
         top1, top3 = tops(queries, scores)
         learned1.append(top1)
         learned3.append(top3)
@@ -244,6 +282,65 @@ def main() -> int:
         f"  ranking, 10-fold cross-validation:  top-1 {cv1:.1%}  top-3 {cv3:.1%}  (penalty {args.penalty:g})"
     )
     weights = fit(queries, args.penalty)
+
+    # Pass 3: the gate, on each question's best candidate as a new question would meet it: a question with
+    # an answer through the maps and rankings that did not see it, one without through the final ones.
+    final_map = fit_map(questions, accepted, entries, args.map_penalty)
+    vocabulary = search.catalogue().vocabulary()
+    rows, labels = [], []
+    for (item, candidates), scores in zip(found, held_out_scores, strict=True):
+        best = candidates[int(np.argsort(-scores, kind="stable")[0])]
+        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words))
+        labels.append(1.0)
+    for item in unanswered:
+        results = search.search(query=item["q"], limit=10)
+        if not results.candidates:
+            continue  # answered by the words alone, where the hand-set threshold decides
+        vectors_for[results.searched] = mapped(encoder.encode([results.searched]), final_map)[0]
+        candidates = search.search(query=item["q"], limit=10).candidates
+        scores = np.array(rerank.features(candidates)) @ weights
+        best = candidates[int(np.argsort(-scores, kind="stable")[0])]
+        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words))
+        labels.append(0.0)
+    gate_x, gate_y = np.array(rows), np.array(labels)
+    held_out = np.zeros(len(gate_y))
+    for fold in folds(len(gate_y), 10, 0):
+        train = np.setdiff1d(np.arange(len(gate_y)), fold)
+        held_out[fold] = fit_gate(gate_x[train], gate_y[train]).probability_of(gate_x[fold])
+    hand_set = np.array(
+        [
+            coverage >= search.MEANING_COVERS or cosine >= search.MEANING_ANSWERS
+            for cosine, coverage, _ in rows
+        ]
+    )
+    learned = held_out >= GATE_THRESHOLD
+    answered, unanswered_n = int(gate_y.sum()), int(len(gate_y) - gate_y.sum())
+
+    def refused(answers):
+        return {
+            "unanswered_refused": int((~answers & (gate_y == 0)).sum()),
+            "answered_refused": int((~answers & (gate_y == 1)).sum()),
+        }
+
+    gate_cv, gate_hand = refused(learned), refused(hand_set)
+    print(f"  gate on {answered} questions with an answer and {unanswered_n} without:")
+    for label, counts in (("hand-set thresholds:", gate_hand), ("learned, 10-fold CV:", gate_cv)):
+        print(
+            f"    {label:22s} {counts['unanswered_refused']} of {unanswered_n} without an answer refused,"
+            f" {counts['answered_refused']} of {answered} with one refused"
+        )
+    gate = fit_gate(gate_x, gate_y)
+    gate = rerank.Gate(
+        gate.weights,
+        gate.bias,
+        GATE_THRESHOLD,
+        {
+            "questions": len(gate_y),
+            "unanswered": unanswered_n,
+            "cross_validated": gate_cv,
+            "hand_set": gate_hand,
+        },
+    )
     today = datetime.date.today().isoformat()
     ranker = rerank.Ranker(
         tuple(float(w) for w in weights),
@@ -257,12 +354,12 @@ def main() -> int:
             "question_map": {"penalty": args.map_penalty, "cross_validated": map_cv},
             "date": today,
         },
+        gate,
     )
     for name, weight in sorted(zip(rerank.FEATURES, ranker.weights, strict=True), key=lambda p: -abs(p[1])):
         print(f"    {name:22s} {weight:+.4f}")
     if not args.dry_run:
-        w = fit_map(questions, accepted, entries, args.map_penalty)
-        semantic.QueryAdapter(w, encoder.key).save(semantic.ADAPTER_FILE)
+        semantic.QueryAdapter(final_map, encoder.key).save(semantic.ADAPTER_FILE)
         OUT.write_text(json.dumps(ranker.to_json(), indent=2) + "\n")
         print(f"wrote {semantic.ADAPTER_FILE.relative_to(ROOT)} and {OUT.relative_to(ROOT)}")
     return 0

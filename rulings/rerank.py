@@ -12,6 +12,11 @@ is never read by it. The fit is a softmax over each query's candidates (the acce
 rest) with an L2 penalty, on standardised features; the file keeps its figures (cross-validated on the
 tuning half) and the date. Without the file, or with a file for other features, ``Ranker.load`` gives
 ``None`` and the search keeps its hand-set blend.
+
+The same file may hold a ``Gate``: whether the best candidate answers the question at all, or the answer is
+"nothing found". It is a logistic regression over ``GATE_FEATURES``, fitted by the same script on the tuning
+half's questions with and without an answer. Without it (or with one for other features) the search keeps
+its hand-set thresholds.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 KINDS = (
@@ -116,16 +121,67 @@ def features(candidates: Sequence[Candidate]) -> list[list[float]]:
     return rows
 
 
+GATE_FEATURES = (
+    "cosine",  # the best candidate's cosine to the query (as in FEATURES)
+    "coverage",  # the share of the query (by word weight) it holds
+    "foreign_words",  # the share of the query's words that no document uses ("sleeves", "prize money")
+)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The probability that a question's best candidate answers it; below ``threshold``, nothing does."""
+
+    weights: tuple[float, ...]  # over GATE_FEATURES
+    bias: float
+    threshold: float = 0.5
+    about: dict = field(default_factory=dict, compare=False)  # how it was fitted, its figures
+
+    @classmethod
+    def from_json(cls, data: object) -> Gate | None:
+        if not isinstance(data, dict):
+            return None
+        weights = data.get("weights")
+        if not isinstance(weights, dict) or list(weights) != list(GATE_FEATURES):
+            return None
+        try:
+            values = tuple(float(weights[name]) for name in GATE_FEATURES)
+            bias, threshold = float(data.get("bias", 0.0)), float(data.get("threshold", 0.5))
+        except (TypeError, ValueError):
+            return None
+        if not all(math.isfinite(v) for v in (*values, bias)) or not 0.0 < threshold < 1.0:
+            return None
+        about = {key: value for key, value in data.items() if key not in ("weights", "bias", "threshold")}
+        return cls(values, bias, threshold, about)
+
+    def to_json(self) -> dict:
+        return {
+            **self.about,
+            "weights": dict(zip(GATE_FEATURES, self.weights, strict=True)),
+            "bias": self.bias,
+            "threshold": self.threshold,
+        }
+
+    def probability(self, values: Sequence[float]) -> float:
+        z = self.bias + sum(w * x for w, x in zip(self.weights, values, strict=True))
+        return 1.0 / (1.0 + math.exp(-z)) if z > -500 else 0.0
+
+    def answers(self, values: Sequence[float]) -> bool:
+        return self.probability(values) >= self.threshold
+
+
 @dataclass(frozen=True)
 class Ranker:
     """Weights over ``FEATURES`` (as ``bench/train_rulings_ranker.py`` wrote them)."""
 
     weights: tuple[float, ...]
     about: dict  # what the file says of its training: set, penalty, cross-validated figures, date
+    gate: Gate | None = None
 
     @classmethod
     def from_json(cls, data: dict) -> Ranker | None:
-        """``None`` when the file was written for other features (the code changed since its training)."""
+        """``None`` when the file was written for other features (the code changed since its training); a
+        gate written for other features is left out alone."""
         weights = data.get("weights")
         if not isinstance(weights, dict) or list(weights) != list(FEATURES):
             return None
@@ -135,7 +191,8 @@ class Ranker:
             return None
         if not all(math.isfinite(value) for value in values):
             return None
-        return cls(values, {key: value for key, value in data.items() if key != "weights"})
+        about = {key: value for key, value in data.items() if key not in ("weights", "gate")}
+        return cls(values, about, Gate.from_json(data.get("gate")))
 
     @classmethod
     def load(cls, path: Path) -> Ranker | None:
@@ -146,7 +203,10 @@ class Ranker:
         return cls.from_json(data) if isinstance(data, dict) else None
 
     def to_json(self) -> dict:
-        return {**self.about, "weights": dict(zip(FEATURES, self.weights, strict=True))}
+        data = {**self.about, "weights": dict(zip(FEATURES, self.weights, strict=True))}
+        if self.gate is not None:
+            data["gate"] = self.gate.to_json()
+        return data
 
     def scores(self, candidates: Sequence[Candidate]) -> list[float]:
         return [sum(w * x for w, x in zip(self.weights, row, strict=True)) for row in features(candidates)]

@@ -12,7 +12,9 @@ the game it names, rule numbers in any printed form, its terms) and answers in t
 4. words that are neither English nor in the documents are corrected first (``correction``), and the
    answer says what was corrected;
 5. when the best entry holds too little of what the query asks, the answer is "nothing found", with the
-   closest entries offered rather than shown as answers.
+   closest entries offered rather than shown as answers. For a question the model reads, the learned gate
+   decides (``rerank.Gate``, in the ranking's file): from the best entry's cosine, the share of the query
+   it holds, and the share of the query's words that no document uses. Else the hand-set thresholds do.
 
 The scope (one policy for the page, the command and the API): a document or a game the judge chose; else
 the game the query names ("… vs system"); else every game, the toolkit's own game (DCDB) preferred by a
@@ -69,6 +71,9 @@ CANDIDATES = 60  # full-text matches ranked per query (the backend's best ones w
 FEW = 3  # fewer full-text results than this and the query is searched more loosely
 ANSWERS = 0.3  # the share of the query (by weight) the best entry must hold to count as an answer
 CLOSEST = 3  # entries offered when nothing answers
+NAME_IN_WORDS = (
+    20  # a misspelt name is looked for inside questions up to this long (each run costs a fuzzy scan)
+)
 # Meaning (rulings.semantic), when a model is installed: the nearest entries to the question (its vector
 # moved by the learned question map, semantic.QueryAdapter) join the words' candidates, and the learned
 # ranking (rulings.rerank, RANKER_FILE) orders them. Without a ranking fitted for the model, the hand-set
@@ -82,7 +87,7 @@ MEANING_FLOOR = 0.25
 WORDS_WEIGHT = 0.1
 COVERAGE_WEIGHT = 0.2
 MEANING_HOME = 0.02  # added to the cosine of the toolkit's own game's entries when every game is searched
-MEANING_COVERS = 0.25  # with meaning: the share of the query the best entry must hold to answer, or ...
+MEANING_COVERS = 0.25  # no learned gate: the share of the query the best entry must hold to answer, or ...
 MEANING_ANSWERS = 0.55  # an entry this close in meaning answers even when it holds few of the words
 RANKER_FILE = Path(__file__).resolve().parent.parent / "ranker.json"
 
@@ -356,6 +361,14 @@ def _candidates(
     return out
 
 
+def gate_values(query: q.Query, best: rerank.Candidate, document_words) -> tuple[float, float, float]:
+    """What the learned gate (``rerank.Gate``, ``GATE_FEATURES``) reads of a question's best candidate: its
+    cosine, the share of the query it holds, and the share of the query's words no document uses."""
+    words = [term.word for term in query.terms if not term.optional and " " not in term.word]
+    foreign = sum(1 for word in words if word not in document_words) / max(1, len(words))
+    return (best.cosine, best.coverage, foreign)
+
+
 def _blended(
     ranked: list[tuple[int, float]], meaning: dict[int, float], coverage: dict[int, float]
 ) -> list[tuple[int, float, str]]:
@@ -408,9 +421,25 @@ def _word_results(
                 found = better
                 corrections = {parsed.searched: name}
                 searched = better.query
+    elif not found.named and len(parsed.words) <= NAME_IN_WORDS:
+        # A misspelt name inside a longer question ("ras al gul end of turn"): a few words around one no
+        # document uses, spelled almost like a card or term, are read as that name.
+        span = correction.name_in(parsed.words, vocab.words, vocab.names)
+        if span:
+            start, size, name = span
+            run, words = parsed.words[start : start + size], parsed.words
+            rewritten = " ".join(
+                [*(corrections.get(w, w) for w in words[:start]), name.lower()]
+                + [corrections.get(w, w) for w in words[start + size :]]
+            )
+            better = _find(q.parse(rewritten), cat, document_ids, **where)
+            if better.ranked:
+                found, searched = better, better.query
+                corrections = {k: v for k, v in corrections.items() if k not in run}
+                corrections[" ".join(run)] = name
 
     chosen: list[tuple[int, float, str]] = [(pk, 1000.0, "name") for pk in found.named]
-    model = None
+    model = ranker = None
     if not found.named and len(parsed.words) >= MEANING_WORDS:
         model = _nearest_in_meaning(searched.searched, cat, document_ids, priors)
     meaning = model.nearest if model else {}
@@ -435,11 +464,15 @@ def _word_results(
     closest: list[int] = []
     if not found.named and chosen:
         best = cat.entry(chosen[0][0])
-        answers = best is not None and (
-            (meaning and covers.get(best.entry_id, 0.0) >= MEANING_COVERS)
-            or (not meaning and ranking.coverage(best, found.compiled) >= ANSWERS)
-            or meaning.get(best.entry_id, 0.0) >= MEANING_ANSWERS
-        )
+        if candidates and ranker.gate is not None:  # the learned gate decides, from the best candidate
+            best_candidate = next(c for c in candidates if c.entry_id == chosen[0][0])
+            answers = ranker.gate.answers(gate_values(parsed, best_candidate, vocab.words))
+        else:
+            answers = best is not None and (
+                (meaning and covers.get(best.entry_id, 0.0) >= MEANING_COVERS)
+                or (not meaning and ranking.coverage(best, found.compiled) >= ANSWERS)
+                or meaning.get(best.entry_id, 0.0) >= MEANING_ANSWERS
+            )
         if not answers:
             not_found, closest, chosen = True, [pk for pk, _, _ in chosen[:CLOSEST]], []
     elif not chosen:

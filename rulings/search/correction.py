@@ -114,3 +114,21 @@ def close_name(text: str, names: dict[str, str], cutoff: float = NAME_SCORE) -> 
         return ""
     best = process.extractOne(wanted, names.keys(), scorer=fuzz.ratio, score_cutoff=cutoff)
     return names[best[0]] if best and best[0] != wanted else ""
+
+
+def name_in(words: list[str], document_words: Counter, names: dict[str, str]) -> tuple[int, int, str] | None:
+    """A run of two to four words of a longer query spelled almost like a card or term name, with at
+    least one word that no document uses: (where it starts, how many words, the name), e.g. 'ras al gul
+    end of turn' → (0, 3, "Ra's al Ghul"); the closest spelled run, the longer one on a tie. None when
+    there is none."""
+    best: tuple[float, int, int, str] | None = None
+    for size in (4, 3, 2):
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            if all(word in document_words for word in run):
+                continue
+            typed = q.normalised(" ".join(run))
+            found = process.extractOne(typed, names.keys(), scorer=fuzz.ratio, score_cutoff=NAME_SCORE)
+            if found and found[0] != typed and (best is None or (found[1], size) > best[:2]):
+                best = (found[1], size, start, names[found[0]])
+    return (best[2], best[1], best[3]) if best else None

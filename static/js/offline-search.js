@@ -16,7 +16,11 @@
             storeFields: ["u", "g", "d", "n", "t", "c", "x"],
           });
           search.addAll(data.entries);
-          return { search: search, saved: isNaN(saved) ? null : saved };
+          var numbers = {}; // rule number -> its entries, for a number typed in a short form
+          data.entries.forEach(function (entry) {
+            if (entry.n) (numbers[entry.n] = numbers[entry.n] || []).push(entry);
+          });
+          return { search: search, numbers: numbers, saved: isNaN(saved) ? null : saved };
         });
       });
       loaded.catch(function () { loaded = null; });
@@ -31,12 +35,27 @@
     return node;
   }
 
-  function find(search, query, game) {
+  // A rule number as typed ("9.22", "rule 12.05", "#1.2") and the printed forms it may mean, as the
+  // server reads them: DCDB prints three decimals, so "9.22" is 9.022 and "12.05" is 12.050.
+  function numberForms(query) {
+    var match = /^(?:rule\s*|#)?(\d{1,3})\.(\d{1,3})([a-z]?)$/i.exec(query.trim());
+    if (!match) return [];
+    var whole = match[1], part = match[2], letter = match[3].toLowerCase();
+    var forms = [whole + "." + part + letter];
+    if (part.length === 2) forms.push(whole + ".0" + part + letter, whole + "." + part + "0" + letter);
+    if (part.length === 1) forms.push(whole + ".0" + part + "0" + letter, whole + "." + part + "00" + letter);
+    return forms;
+  }
+
+  function find(copy, query, game) {
     var options = { prefix: true, fuzzy: 0.2, boost: { n: 4, t: 2, c: 2 }, combineWith: "AND" };
-    var hits = search.search(query, options);
-    if (!hits.length) hits = search.search(query, Object.assign({}, options, { combineWith: "OR" }));
-    var number = query.trim();
-    hits.sort(function (a, b) { return (b.n === number) - (a.n === number); }); // a rule number: it first
+    var hits = copy.search.search(query, options);
+    if (!hits.length) hits = copy.search.search(query, Object.assign({}, options, { combineWith: "OR" }));
+    // A rule number: the entries printed with it first (the first printed form that exists).
+    var numbered = numberForms(query).map(function (form) { return copy.numbers[form]; }).filter(Boolean)[0] || [];
+    var first = {};
+    numbered.forEach(function (entry) { first[entry.u] = true; });
+    hits = numbered.concat(hits.filter(function (hit) { return !first[hit.u]; }));
     if (game) hits = hits.filter(function (hit) { return hit.g === game; });
     return hits.slice(0, 20);
   }
@@ -74,7 +93,7 @@
     if (!query || !target) return;
     var game = form.elements.game ? form.elements.game.value : "";
     load(form.dataset.offlineIndex).then(
-      function (copy) { render(target, query, copy, find(copy.search, query, game === "all" ? "" : game)); },
+      function (copy) { render(target, query, copy, find(copy, query, game === "all" ? "" : game)); },
       function () {
         target.replaceChildren(el("p", "Offline, and no copy of the documents is saved on this device yet.", "message error"));
       },

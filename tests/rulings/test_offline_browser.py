@@ -38,6 +38,15 @@ def test_it_puts_the_rule_with_that_number_first_when_offline(chromium, live_ser
         assert page.inner_text(".rulings-hit .entry-label").startswith("9.020")
 
 
+def test_a_rule_number_in_a_short_form_finds_the_printed_rule_when_offline(chromium, live_server):
+    with phone(chromium) as context:
+        page = saved_rulings_page(context, live_server.url)
+        context.set_offline(True)
+        page.fill("#id_q", "9.21")  # as the search reads it online: 9.021
+        page.wait_for_selector(".offline-note")
+        assert page.inner_text(".rulings-hit .entry-label").startswith("9.021")
+
+
 def test_it_answers_a_search_from_another_page_when_offline(chromium, live_server):
     with phone(chromium) as context:
         page = saved_rulings_page(context, live_server.url)

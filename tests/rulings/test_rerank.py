@@ -122,3 +122,65 @@ def test_the_shipped_weights_fit_the_features_and_say_how_they_were_trained():
     assert ranker is not None, "rulings/ranker.json is stale: run bench/train_rulings_ranker.py"
     assert ranker.about["trained_on"] == "rulings_queries_tuning.json"
     assert 0 < ranker.about["cross_validated"]["top1"] <= 1
+
+
+def gate(**named):
+    return rerank.Gate(
+        tuple(float(named.get(name, 0.0)) for name in rerank.GATE_FEATURES), named.get("bias", 0.0)
+    )
+
+
+def test_the_gate_answers_when_the_probability_reaches_its_threshold():
+    closeness = gate(cosine=10.0, foreign_words=-4.0, bias=-5.0)  # p = 0.5 at cosine 0.5 with no foreign word
+    assert closeness.probability((0.5, 0.0, 0.0)) == pytest.approx(0.5)
+    assert closeness.answers((0.6, 0.0, 0.0))
+    assert not closeness.answers((0.4, 0.0, 0.0))
+    assert not closeness.answers((0.6, 0.0, 0.5))  # half the words appear in no document
+    assert closeness.probability((-100.0, 0.0, 0.0)) == 0.0  # no overflow far below
+
+
+def test_a_ranker_keeps_its_gate_through_its_file(tmp_path):
+    with_gate = rerank.Ranker(
+        weights(cosine=1.0),
+        {"trained_on": "tuning"},
+        rerank.Gate((9.0, 1.0, -3.0), -4.0, 0.5, {"questions": 9}),
+    )
+    path = tmp_path / "ranker.json"
+    path.write_text(json.dumps(with_gate.to_json()))
+    loaded = rerank.Ranker.load(path)
+    assert loaded == with_gate
+    assert loaded.gate.about == {"questions": 9}
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        None,
+        "a gate",
+        {"weights": {"cosine": 1.0}, "bias": 0.0},  # written for other features
+        {"weights": dict.fromkeys(rerank.GATE_FEATURES, 1.0), "bias": "NaN"},
+        {"weights": dict.fromkeys(rerank.GATE_FEATURES, 1.0), "bias": 0.0, "threshold": 1.5},
+        {"weights": {**dict.fromkeys(rerank.GATE_FEATURES, 1.0), "cosine": None}, "bias": 0.0},
+    ],
+)
+def test_a_gate_that_does_not_fit_is_left_out_and_the_ranking_still_used(tmp_path, written):
+    data = rerank.Ranker(weights(cosine=1.0), {}).to_json()
+    if written is not None:
+        data["gate"] = written
+    path = tmp_path / "ranker.json"
+    path.write_text(json.dumps(data))
+    loaded = rerank.Ranker.load(path)
+    assert loaded is not None and loaded.weights == weights(cosine=1.0)
+    assert loaded.gate is None
+
+
+def test_the_shipped_gate_fits_and_refuses_less_than_the_hand_set_thresholds_it_replaces():
+    from rulings.search import RANKER_FILE
+
+    shipped = rerank.Ranker.load(RANKER_FILE).gate
+    assert shipped is not None, "rulings/ranker.json has no usable gate: run bench/train_rulings_ranker.py"
+    figures = shipped.about
+    assert figures["cross_validated"]["answered_refused"] < figures["hand_set"]["answered_refused"]
+    # Closer in meaning answers more readily; words no document uses make an answer less likely.
+    cosine, _, foreign = shipped.weights
+    assert cosine > 0 > foreign

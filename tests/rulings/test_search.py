@@ -89,6 +89,12 @@ def test_a_misspelled_card_name_is_rewritten(invented):
     assert (results.corrected, results.hits[0].entry.title) == ([("gadgetmn", "gadgetman")], "Gadgetman")
 
 
+def test_a_misspelled_card_name_inside_a_longer_question_is_rewritten(invented):
+    results = search(query="is the stack shuffled when docter sprockit gets beaten")
+    assert results.corrected == [("docter sprockit", "Doctor Sprocket")]  # not also word by word
+    assert results.hits[0].entry.card.name == "Doctor Sprocket"
+
+
 def test_a_misspelled_word_is_rewritten(invented):
     results = search(query="anounce turn endng")
     assert results.corrected and results.hits[0].entry.number == "8.010"

@@ -430,6 +430,55 @@ def test_questions_are_ordered_by_the_learned_ranking_when_its_file_fits(invente
     assert all(c.cosine != 0.0 for c in ranked.candidates)  # the model's cosine, for every candidate
 
 
+def test_the_learned_gate_decides_whether_a_question_is_answered(invented, tmp_path, monkeypatch):
+    from rulings import query as q
+    from rulings import rerank
+    from rulings import search as rulings_search
+    from rulings.models import Document
+
+    packaged_model()
+    question = "a player who concedes in the middle of the game"
+    by_cosine = tuple(1.0 if name == "cosine" else 0.0 for name in rerank.FEATURES)
+    seen = []
+
+    def ranker_with(bias):
+        class Recording(rerank.Gate):
+            def answers(self, values):
+                seen.append(tuple(values))
+                return super().answers(values)
+
+        return rerank.Ranker(by_cosine, {}, Recording((0.0, 0.0, 0.0), bias))
+
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        semantic.document_vectors(list(Document.objects.filter(is_current=True)), build=True)
+        monkeypatch.setattr(rulings_search, "_ranker", lambda key: ranker_with(-50.0))
+        refused = rulings_search.search(query=question)
+        monkeypatch.setattr(rulings_search, "_ranker", lambda key: ranker_with(50.0))
+        answered = rulings_search.search(query=question)
+    assert refused.not_found and not refused.hits and refused.closest
+    assert not answered.not_found and answered.hits
+    best = max(answered.candidates, key=lambda c: (c.cosine, -c.entry_id))
+    assert answered.hits[0].entry.pk == best.entry_id
+    # What the gate read: the best candidate's cosine and coverage, and the share of foreign words.
+    words = rulings_search.catalogue().vocabulary().words
+    assert seen[-1] == rulings_search.gate_values(q.parse(question), best, words)
+    assert seen[-1][:2] == (best.cosine, best.coverage)
+
+
+def test_gate_values_count_the_query_words_no_document_uses():
+    from rulings import query as q
+    from rulings import rerank
+    from rulings.search import gate_values
+
+    best = rerank.Candidate(
+        entry_id=1, cosine=0.4, meaning_rank=0, words_score=1.0, words_rank=0, coverage=0.5,
+        kind="rule", game="dcdb", home=True, length=10, titled=False, about_a_card=False,
+    )  # fmt: skip
+    words = {"player", "concedes", "game"}
+    assert gate_values(q.parse("player concedes the game"), best, words) == (0.4, 0.5, 0.0)
+    assert gate_values(q.parse("player sleeves colour game"), best, words)[2] == pytest.approx(0.5)
+
+
 def test_without_a_usable_ranker_file_the_search_keeps_the_blend(tmp_path, monkeypatch, caplog):
     from rulings import rerank
     from rulings import search as rulings_search

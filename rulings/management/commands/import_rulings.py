@@ -29,10 +29,15 @@ class Command(BaseCommand):
         results, skipped = [], []
         for path in files:
             try:
-                results.append(services.import_file(path=path, parser_version=version))
+                result = services.import_file(path=path, parser_version=version)
             except services.DocumentError as error:
                 skipped.append(str(error))
                 self.stderr.write(f"skipped {error}")
+                continue
+            results.append(result)
+            if not json:  # each document as it is done: a long import never looks stuck
+                self.stdout.write(_line(result))
+                self.stdout.flush()
         if any(result.status != services.UNCHANGED for result in results):
             search.rebuild_index()
             documents_changed.send(sender=self.__class__)
@@ -41,12 +46,6 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_json([_summary(result) for result in results]))
         else:
-            for result in results:
-                doc = result.document
-                counts = ", ".join(f"{n} {kind}" for kind, n in sorted(result.counts.items()))
-                self.stdout.write(
-                    f"{result.status:11} {doc.source_file}: {doc.title} {doc.edition} ({counts})"
-                )
             if meaning:
                 self.stdout.write(meaning)
             self.stdout.write(f"{len(results)} documents in {elapsed:.1f}s")
@@ -62,14 +61,27 @@ class Command(BaseCommand):
             return ""
         documents = list(Document.objects.filter(is_current=True))
         todo = semantic.missing(documents)
-        if todo:
-            self.stderr.write(f"meaning index: encoding {len(todo)} documents with {mode.encoder.name} ...")
         started = time.monotonic()
+        for number, document in enumerate(todo, start=1):
+            # One document at a time, each announced: encoding all five takes a minute or two on two
+            # free cores, much longer on a busy machine.
+            self.stderr.write(
+                f"meaning index: encoding {document.source_file} with {mode.encoder.name}"
+                f" ({number} of {len(todo)}) ..."
+            )
+            self.stderr.flush()
+            semantic.document_vectors([document], build=True)
         vectors = semantic.document_vectors(documents, build=True)
         return (
             f"meaning index: {sum(len(v) for v in vectors)} entries ({mode.encoder.name}), "
             f"{len(todo)} documents encoded in {time.monotonic() - started:.1f}s"
         )
+
+
+def _line(result: services.ImportResult) -> str:
+    doc = result.document
+    counts = ", ".join(f"{n} {kind}" for kind, n in sorted(result.counts.items()))
+    return f"{result.status:11} {doc.source_file}: {doc.title} {doc.edition} ({counts})"
 
 
 def _summary(result: services.ImportResult) -> dict:
