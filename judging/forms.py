@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 
 from tournaments.models import ANNOUNCEMENT_MAX_CHARS, Event, Registration, Round
@@ -93,9 +95,12 @@ class PenaltyForm(forms.Form):
     description = forms.CharField(
         max_length=500, required=False, widget=forms.TextInput, label="Description (staff only)"
     )
+    # A new token each time the empty form is shown; sent again (back button, double tap), it is recognised.
+    submission = forms.Field(required=False, widget=forms.HiddenInput)  # any text: see clean_submission
 
     def __init__(self, *args, event: Event, may_disqualify: bool, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["submission"].initial = uuid.uuid4
         self.fields["registration"].queryset = Registration.objects.filter(event=event).select_related(
             "player"
         )
@@ -106,6 +111,14 @@ class PenaltyForm(forms.Form):
             self.fields["type"].choices = [
                 c for c in PenaltyType.choices if c[0] != PenaltyType.DISQUALIFICATION
             ]
+
+    def clean_submission(self) -> uuid.UUID | None:
+        """A token that is not one the form made (edited by hand) is no token: the penalty is recorded, once,
+        rather than refused for a field the judge cannot see."""
+        try:
+            return uuid.UUID(str(self.cleaned_data["submission"] or ""))
+        except ValueError:
+            return None
 
     def clean(self) -> dict:
         data = super().clean()

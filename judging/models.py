@@ -169,6 +169,8 @@ class Penalty(models.Model):
     # 12.100 only: whether the seat already said "refused to sign" (ticked on the match slip) when this
     # penalty was applied. Voiding the penalty then leaves the slip's own tick alone.
     seat_refused_before = models.BooleanField(null=True, blank=True, editable=False)
+    # The form's one-time token: the same form sent twice (the back button, a double tap) records once.
+    submission = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ["-recorded_at"]

@@ -247,6 +247,16 @@ def _apply_effects(penalty: Penalty, *, user) -> None:
 CURRENT_ROUND = object()
 
 
+class PenaltyAlreadyRecorded(ActionError):
+    """The penalty form was sent again: ``penalty`` is what it recorded the first time."""
+
+    def __init__(self, penalty: Penalty) -> None:
+        super().__init__(
+            "This penalty was already recorded (the form was sent twice); nothing new was saved."
+        )
+        self.penalty = penalty
+
+
 def penalty_record(
     *,
     event: Event,
@@ -257,9 +267,13 @@ def penalty_record(
     spectator_name: str = "",
     round: Round | None | object = CURRENT_ROUND,
     description: str = "",
+    submission=None,
 ) -> Penalty:
     """Record a penalty and apply its effect: a game loss (last in that game), 12.100 (0 points),
     a disqualification (10.080: head judge only, with a reason; dropped and out of the play-off cut).
+
+    ``submission`` is the form's one-time token: a form sent again (the back button, a double tap) raises
+    ``PenaltyAlreadyRecorded`` with the penalty it recorded the first time, and records nothing.
 
     Round and table are filled in from where the player is seated in ``round`` (the current round by default;
     ``None``: a penalty outside any round, e.g. during the draft, which touches no game).
@@ -288,29 +302,49 @@ def penalty_record(
         round = Round.objects.filter(event=event).order_by("-number").first()
     if round is not None and round.event_id != event.pk:
         raise ActionError("That round is not part of this event.")
-    with transaction.atomic():
-        if registration is not None:
-            registration = (
-                Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
-            )
-            if registration.disqualified:
+    try:
+        with transaction.atomic():
+            if registration is not None:
+                registration = (
+                    Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+                )
+            if submission is not None:
+                _refuse_used(submission, event)
+            if registration is not None and registration.disqualified:
                 raise ActionError(f"{registration.player.name} is already disqualified.")
-        seat = _seat_for(registration, round) if registration is not None else None
-        penalty = Penalty.objects.create(
-            event=event,
-            registration=registration,
-            spectator_name="" if registration else spectator_name[:120],
-            infraction=infraction,
-            type=type,
-            round=round,
-            table=seat.table if seat else None,
-            seat=seat,
-            description=description[:500],
-            recorded_by=user,
-        )
-        _apply_effects(penalty, user=user)
-        PenaltyLog.objects.create(penalty=penalty, user=user, action="recorded", after=_snapshot(penalty))
+            seat = _seat_for(registration, round) if registration is not None else None
+            penalty = Penalty.objects.create(
+                event=event,
+                registration=registration,
+                spectator_name="" if registration else spectator_name[:120],
+                infraction=infraction,
+                type=type,
+                round=round,
+                table=seat.table if seat else None,
+                seat=seat,
+                description=description[:500],
+                recorded_by=user,
+                submission=submission,
+            )
+            _apply_effects(penalty, user=user)
+            PenaltyLog.objects.create(penalty=penalty, user=user, action="recorded", after=_snapshot(penalty))
+    except IntegrityError:
+        # The same form sent twice at the same moment: the second save meets the first one's token.
+        if submission is None:
+            raise
+        _refuse_used(submission, event)
+        raise
     return penalty
+
+
+def _refuse_used(submission, event: Event) -> None:
+    """A token a penalty already carries: that penalty, or (a form of another event's) a plain refusal."""
+    earlier = Penalty.objects.filter(submission=submission).first()
+    if earlier is None:
+        return
+    if earlier.event_id != event.pk:
+        raise ActionError("This form was already used for another event: open a new penalty form.")
+    raise PenaltyAlreadyRecorded(earlier)
 
 
 def penalty_change(*, penalty: Penalty, user, infraction: Infraction, description: str) -> bool:

@@ -340,7 +340,11 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
                 spectator_name=data["spectator_name"],
                 round=data["round"],
                 description=data["description"],
+                submission=data["submission"],
             )
+        except services.PenaltyAlreadyRecorded as exc:
+            messages.info(request, exc.message)
+            return redirect("judging:penalty", slug=event.slug, pk=exc.penalty.pk)
         except ActionError as exc:
             form.add_error(None, exc.message)
         else:
