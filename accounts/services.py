@@ -1,5 +1,6 @@
 """Writes about accounts: linking players to the accounts that own them, claim codes, privacy,
-organizer approval. Each runs in one transaction and raises ``ActionError`` for what a user can fix."""
+organizer approval, deleting an account. Each runs in one transaction and raises ``ActionError`` for what a
+user can fix."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from seasons.models import Season, SeasonOrganizer
 from tournaments.errors import ActionError
-from tournaments.models import Player, Registration, RegistrationChange
+from tournaments.models import Event, EventStaff, Player, Registration, RegistrationChange
 from tournaments.signals import players_linked
 
 from .models import OrganizerApproval
@@ -322,3 +324,51 @@ def organizer_decide(*, approval: OrganizerApproval, by, approve: bool) -> Organ
         approval.declined_at = None if approve else now
         approval.save(update_fields=["approved_at", "approved_by", "declined_at"])
     return approval
+
+
+def account_delete_blockers(*, user) -> tuple[list[Event], list[Season]]:
+    """The events not finished and the seasons not over that the account is the only organizer of: they
+    would be left with nobody to run them. Its owner adds another organizer there first."""
+    mine = EventStaff.objects.filter(user=user, role=EventStaff.Role.ORGANIZER).values("event")
+    others = EventStaff.objects.filter(role=EventStaff.Role.ORGANIZER).exclude(user=user).values("event")
+    events = (
+        Event.objects.filter(pk__in=mine)
+        .exclude(pk__in=others)
+        .exclude(status=Event.Status.FINISHED)
+        .order_by("date", "pk")
+    )
+    seasons = (
+        Season.objects.filter(pk__in=SeasonOrganizer.objects.filter(user=user).values("season"))
+        .exclude(pk__in=SeasonOrganizer.objects.exclude(user=user).values("season"))
+        .filter(end_date__gte=timezone.localdate())
+        .order_by("start_date", "pk")
+    )
+    return list(events), list(seasons)
+
+
+def account_delete(*, user) -> int:
+    """Delete the account: its login, email addresses, staff roles and organizer request go. Its player
+    records stay (an event's results and standings are the other players' too), under the name and the
+    public-name choice they had, but belong to no account any more. Returns how many were unlinked."""
+    with transaction.atomic():
+        events, seasons = account_delete_blockers(user=user)
+        if events or seasons:
+            names = [event.name for event in events] + [season.name for season in seasons]
+            raise ActionError(
+                "You are the only organizer of " + ", ".join(names) + ". Add another organizer there first."
+            )
+        players = list(Player.objects.select_for_update().filter(user=user).order_by("pk"))
+        for player in players:
+            _log(
+                player,
+                action="unlink",
+                by=None,
+                changes={"account": ["a deleted account", ""]},
+                note="account deleted",
+            )
+        Player.objects.filter(pk__in=[player.pk for player in players]).update(user=None)
+        if players:
+            # One bulk update, one signal: the ratings recompute once for the whole person.
+            players_linked.send(sender=Player, player_ids=[player.pk for player in players])
+        user.delete()
+    return len(players)

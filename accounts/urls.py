@@ -11,4 +11,5 @@ urlpatterns = [
     path("history/", views_player.my_history, name="my_history"),
     path("privacy/", views_player.privacy, name="privacy"),
     path("data.json", views_player.data_download, name="data_download"),
+    path("delete/", views_player.delete_account, name="delete_account"),
 ]

@@ -1,10 +1,12 @@
-"""A player's own pages: claim a record with a code, privacy, and the download of their data."""
+"""A player's own pages: claim a record with a code, privacy, the download of their data, and deleting the
+account."""
 
 from __future__ import annotations
 
 import json
 
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -18,7 +20,7 @@ from tournaments.models import Registration, short_name_for
 
 from . import services
 from .export import account_data
-from .forms_player import ClaimForm, PrivacyForm
+from .forms_player import AccountDeleteForm, ClaimForm, PrivacyForm
 
 # Wrong codes one account may type in an hour: enough for typos, too few to guess a code.
 CLAIM_TRIES_PER_HOUR = 20
@@ -100,3 +102,30 @@ def data_download(request: HttpRequest) -> HttpResponse:
     filename = f"dcdb-{slugify(request.user.username) or 'account'}-{timezone.now():%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+@login_required
+def delete_account(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    events, seasons = services.account_delete_blockers(user=user)
+    form = AccountDeleteForm(request.POST or None, user=user)
+    context = {
+        "form": form,
+        "events": events,
+        "seasons": seasons,
+        "players": list(user.players.order_by("pk")),
+    }
+    if request.method != "POST":
+        return render(request, "accounts/delete_account.html", context)
+    if form.is_valid():
+        try:
+            services.account_delete(user=user)
+        except ActionError as exc:
+            form.add_error(None, exc.message)
+        else:
+            logout(request)
+            messages.success(
+                request, "Your account is deleted. Your results stay with the events you played."
+            )
+            return redirect("tournaments:event_list")
+    return render(request, "accounts/delete_account.html", context, status=400)
