@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import types
+
+import django_ratelimit.core
 import pytest
 from django.urls import reverse
 
@@ -21,6 +24,13 @@ def _limits_on(settings):
     settings.RATELIMIT_API = "2/m"
     settings.RATELIMIT_REGISTER = "2/m"
     settings.TRUSTED_PROXY_COUNT = 0
+
+
+@pytest.fixture(autouse=True)
+def _clock_stands_still(monkeypatch):
+    """django-ratelimit counts in fixed windows: a test whose requests straddle a window's end would see its
+    counter start again. The clock it reads stands still at one moment, well inside a window."""
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: 1_800_000_000.0))
 
 
 def search(client, q="extra turns", ip="203.0.113.7", **headers):
