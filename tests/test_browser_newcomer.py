@@ -34,7 +34,7 @@ def sign_up(page, base: str, username: str, email: str) -> None:
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("button:has-text('Create account')")
-    page.wait_for_selector("h1:has-text('Verify')")
+    page.wait_for_selector("h1:has-text('Check your email')")
     # The link the console shows under `make run`.
     page.goto(emailed_link(email, "/accounts/confirm-email/"))
     page.click("button:has-text('Confirm')")

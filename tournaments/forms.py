@@ -302,7 +302,10 @@ class SelfRegistrationForm(forms.Form):
     """A logged-in player: the name they play under (their email is their account's)."""
 
     name = forms.CharField(
-        max_length=120, label="Your name", help_text="As it should appear on the pairings."
+        max_length=120,
+        label="Your name",
+        help_text="As it should appear on the pairings.",
+        widget=forms.TextInput(attrs={"placeholder": "First and last name", "autocomplete": "name"}),
     )
 
 

@@ -146,6 +146,8 @@ def round_staff(request: HttpRequest, event: Event, number: int) -> HttpResponse
         "can_manage": can(request.user, event, "manage"),
         "seats": [s for t in tables for s in t.seats],
         "later_rounds": list(Round.objects.filter(event=event, number__gt=round.number).order_by("number")),
+        # Published and no clock yet: the page offers to start it (the judges' board has it too).
+        "clock_started": round.published and hasattr(round, "clock"),
     }
     if request.htmx and request.htmx.target == "round-tables":
         return render(request, "tournaments/_round_tables_staff.html", context)
@@ -153,13 +155,14 @@ def round_staff(request: HttpRequest, event: Event, number: int) -> HttpResponse
 
 
 def _round_action(request: HttpRequest, event: Event, number: int, action, done: str) -> HttpResponse:
+    """``done`` names the round as "{round}": "Round 3", "Semi-finals", "Final"."""
     round = _round(event, number)
     try:
         action(round=round)
     except ActionError as exc:
         messages.error(request, exc.message)
         return _back(event, number)
-    messages.success(request, done)
+    messages.success(request, done.format(round=round.label))
     if Round.objects.filter(pk=round.pk).exists():
         return _back(event, number)
     return _back(event)
@@ -179,7 +182,7 @@ def round_repair(request: HttpRequest, event: Event, number: int) -> HttpRespons
     except ActionError as exc:
         messages.error(request, exc.message)
         return _back(event, number)
-    done = f"Round {number} paired again."
+    done = f"{round.label} paired again."
     if round.published:
         done += " It is a draft again: players no longer see it until you publish it."
     messages.success(request, done)
@@ -189,23 +192,19 @@ def round_repair(request: HttpRequest, event: Event, number: int) -> HttpRespons
 @require_POST
 @event_staff_required("run")
 def round_undo(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    return _round_action(request, event, number, rounds.round_undo, f"Round {number} removed.")
+    return _round_action(request, event, number, rounds.round_undo, "{round} removed.")
 
 
 @require_POST
 @event_staff_required("run")
 def round_close(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    return _round_action(
-        request, event, number, rounds.round_close, f"Round {number} closed; standings updated."
-    )
+    return _round_action(request, event, number, rounds.round_close, "{round} closed; standings updated.")
 
 
 @require_POST
 @event_staff_required("run")
 def round_reopen(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    return _round_action(
-        request, event, number, rounds.round_reopen, f"Round {number} reopened for corrections."
-    )
+    return _round_action(request, event, number, rounds.round_reopen, "{round} reopened for corrections.")
 
 
 @require_POST

@@ -86,7 +86,8 @@
       e.preventDefault();
       e.stopPropagation(); // before htmx sees it
       notSaved(form);
-    } else if (form.action.indexOf("/logout") >= 0 && window.caches) {
+    } else if ((form.getAttribute("action") || "").indexOf("/logout") >= 0 && window.caches) {
+      // getAttribute: a form with an input named "action" (the clock's, a slip's) hides form.action.
       caches.delete("dcdb-pages"); // the next person on this phone does not read the last one's pages
     }
   }, true);

@@ -74,4 +74,25 @@
     var form = calculator(e.detail.elt);
     if (form) show(form);
   });
+
+  // Only the seats the game has: a 3-player game offers P1 to P3. Run in the capture phase, before the
+  // form's own change handler sends it, so a seat that no longer exists becomes the last one first.
+  function seatsFor(form) {
+    var players = parseInt(form.elements.players.value, 10);
+    var active = form.elements.active_seat;
+    Array.prototype.forEach.call(active.options, function (option) {
+      var gone = parseInt(option.value, 10) > players;
+      option.disabled = gone;
+      option.hidden = gone;
+    });
+    if (parseInt(active.value, 10) > players) active.value = String(players);
+  }
+  document.addEventListener("change", function (e) {
+    var form = calculator(e.target);
+    if (form && e.target.name === "players") seatsFor(form);
+  }, true);
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form.judging-calculator");
+    if (form) seatsFor(form);
+  });
 })();

@@ -113,3 +113,22 @@ def test_my_events_reads_a_fixed_number_of_queries_however_many_events(client, d
         page = client.get("/me/").content.decode()
     assert page.count("Waitlisted (1st in line)") == 10
     assert page.count("Withdrawn") == 10
+
+
+def test_a_player_finds_how_to_withdraw_or_drop_from_my_events(client):
+    from django.urls import reverse
+
+    user = make_user("ann")
+    open_event = make_event(name="Open A", status=Event.Status.REGISTRATION)
+    own(make_registration(open_event, "Ann Archer"), user)
+    running = make_event(name="Open B")
+    mine = own(make_registration(running, "Ann Archer", checked_in=True), user)
+    make_players(running, 7)
+    rounds.event_start(event=running)
+    client.force_login(user)
+    page = client.get("/me/").content.decode()
+    assert reverse("tournaments:withdraw", args=[open_event.slug]) in page
+    drop_url = reverse("tournaments:self_drop", args=[running.slug, mine.pk])
+    assert drop_url in page
+    # The withdraw page of a started event points to the same drop page.
+    assert drop_url in client.get(reverse("tournaments:withdraw", args=[running.slug])).content.decode()

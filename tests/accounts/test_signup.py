@@ -100,3 +100,22 @@ def test_closed_sign_up_says_so(client, settings):
     assert "Sign Up Closed" in page or "closed" in page.lower()
     assert sign_up(client, "late").status_code == 200
     assert not get_user_model().objects.filter(username="late").exists()
+
+
+def test_a_confirmation_link_opened_again_says_how_to_go_on(client):
+    from tests.accounts.helpers import last_link
+
+    sign_up(client, "newcomer")
+    confirm_email(client)
+    link = last_link("/accounts/confirm-email/")
+    page = client.get(link).content.decode()
+    assert "expired or was used already" in page and "/me/" in page  # logged in: on to My events
+    client.logout()
+    page = client.get(link).content.decode()
+    assert "/accounts/login/" in page and "a new link is sent" in page
+
+
+def test_the_check_your_email_page_names_what_to_do_instead_of_contact_us(client):
+    sign_up(client, "newcomer")
+    page = client.get("/accounts/confirm-email/").content.decode()
+    assert "Check your email" in page and "spam" in page and "contact us" not in page

@@ -130,3 +130,17 @@ def test_it_says_a_turn_ticked_off_offline_was_not_saved(chromium, live_server):
         page.click("button[aria-label='turn 1, P3 is over']")
         page.wait_for_selector("#turns-left:text('5')")
         assert TimeCall.objects.get(table=table).turns_done == 1
+
+
+def test_the_calculator_offers_only_the_seats_the_game_has(page, live_server):
+    page.goto(live_server.url + reverse("judging:calculator"))
+    page.select_option("#id_players", "4")
+    page.select_option("#id_active_seat", "4")
+    page.select_option("#id_players", "3")
+    assert page.input_value("#id_active_seat") == "3"  # P4 is gone: the last seat there is
+    offered = page.eval_on_selector_all(
+        "#id_active_seat option:not([disabled])", "os => os.map(o => o.value)"
+    )
+    assert offered == ["1", "2", "3"]
+    page.wait_for_selector("#sequence")
+    assert "There is no P4" not in page.inner_text("#calculator-result")

@@ -147,3 +147,21 @@ def test_it_turns_to_the_pairings_by_itself_when_the_next_round_is_published(chr
         assert page.inner_text(".screen-round") == "Round 2"
     finally:
         context.close()
+
+
+def test_on_a_phone_it_is_one_column_no_wider_than_the_phone(chromium, live_server, tmp_path):
+    event = hall_event(announcement="Lunch until 13:30")
+    round_running(event)
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        open_screen(page, live_server, event)
+        shot(page, tmp_path, "phone")
+        measured = layout(page)
+        assert measured["scrollWidth"] <= 390
+        clock = page.locator(".screen-clock").bounding_box()
+        names = page.locator(".screen-list").bounding_box()
+        assert names["y"] >= clock["y"] + clock["height"]  # stacked, not side by side
+    finally:
+        context.close()

@@ -22,7 +22,7 @@ def test_it_flags_the_players_pulled_down_to_a_table():
     # In each finished table the first seat won (5 points) and the others lost (3, 2, 2).
     rounds = [[table(["a", "b", "c", "d"]), table(["e", "f", "g", "h"])]]
     flags = table_flags(["a", "c", "g", "h"], rounds)
-    assert [f.text for f in flags if f.kind == "pulled_down"] == ["a pulled down 3 point(s)"]
+    assert [f.text for f in flags if f.kind == "pulled_down"] == ["a pulled down 3 points"]
 
 
 def test_a_second_three_player_table_is_flagged():
@@ -40,3 +40,11 @@ def test_the_engine_flags_its_own_tables_with_it():
     pairing = pair_round(players, rounds, seed=7)
     for paired in pairing.tables:
         assert paired.flags == table_flags(paired.players, rounds)
+
+
+def test_flags_read_as_plain_english():
+    from tournaments.swiss.pairing import Flag
+
+    assert Flag("repeat_opponent", "a", opponent="b", count=1).text == "a meets b again (met once before)"
+    assert Flag("repeat_opponent", "a", opponent="b", count=3).text == "a meets b again (met 3 times before)"
+    assert Flag("pulled_down", "a", points=1).text == "a pulled down 1 point"

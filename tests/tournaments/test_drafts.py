@@ -450,3 +450,37 @@ def test_publishing_needs_a_post(client, visitor):
     assert client.get(url).status_code in (302, 403, 405)
     round.refresh_from_db()
     assert not round.published
+
+
+def test_a_published_round_offers_to_start_the_clock_until_it_runs(client):
+    round = draft_round()
+    client.force_login(judge_of(round.event))
+    url = reverse("tournaments:round_staff", kwargs={"slug": round.event.slug, "number": 1})
+    assert 'id="start-clock"' not in client.get(url).content.decode()  # a draft: players are not seated yet
+    rounds.round_publish(round=round)
+    page = client.get(url).content.decode()
+    assert 'id="start-clock"' in page
+    client.post(reverse("judging:clock_action", kwargs={"slug": round.event.slug}), {"action": "start"})
+    assert 'id="start-clock"' not in client.get(url).content.decode()
+
+
+def test_a_closed_round_points_on_to_the_next_one(client):
+    round = draft_round()
+    rounds.round_publish(round=round)
+    play_round(round, random.Random(3))
+    client.force_login(judge_of(round.event))
+    page = client.get(reverse("tournaments:round_staff", kwargs={"slug": round.event.slug, "number": 1}))
+    assert reverse("tournaments:rounds", kwargs={"slug": round.event.slug}) in page.content.decode()
+    assert 'id="next-round"' in page.content.decode()
+
+
+def test_a_drafts_tables_are_marked_draft_not_playing(client):
+    round = draft_round()
+    client.force_login(judge_of(round.event))
+    url = reverse("tournaments:round_staff", kwargs={"slug": round.event.slug, "number": 1})
+    page = client.get(url).content.decode()
+    assert (
+        '<span class="badge warn">draft</span>' in page and '<span class="badge">playing</span>' not in page
+    )
+    rounds.round_publish(round=round)
+    assert '<span class="badge">playing</span>' in client.get(url).content.decode()

@@ -270,3 +270,22 @@ def test_the_history_says_when_staff_confirmed_for_a_player():
     reports.report_confirm(report=made, registration=seats[3].registration, user=make_user(), by_staff=True)
     note = ResultChange.objects.get(table=table).reason
     assert note.endswith(f"{seats[3].registration.player.name} (by staff for them)")
+
+
+def test_a_dispute_reason_is_for_the_table_and_the_judges_not_any_visitor(client):
+    from django.urls import reverse
+
+    table, seats = seated_table()
+    made = report(table, seats)
+    reports.report_dispute(
+        report=made, registration=seats[2].registration, user=None, reason="Bob miscounted"
+    )
+    url = reverse(
+        "tournaments:table", kwargs={"slug": table.round.event.slug, "number": 1, "table": table.number}
+    )
+    client.force_login(seats[1].registration.player.user)
+    assert "Bob miscounted" in client.get(url).content.decode()
+    elsewhere = Seat.objects.filter(table__round=table.round).exclude(table=table).first()
+    client.force_login(elsewhere.registration.player.user)
+    page = client.get(url).content.decode()
+    assert "disputed this slip" in page and "Bob miscounted" not in page

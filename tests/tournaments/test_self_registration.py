@@ -395,3 +395,25 @@ def test_a_deadline_after_the_event_day_or_already_past_is_a_field_error(organiz
     assert "already passed" in page
     event.refresh_from_db()
     assert event.registration_deadline is None
+
+
+def test_a_new_account_types_its_name_instead_of_finding_its_user_name_there(client):
+    event = open_event()
+    client.force_login(make_user("patm"))
+    page = client.get(event.get_absolute_url()).content.decode()
+    assert re.search(r'name="name"[^>]*placeholder="First and last name"', page)
+    assert 'value="patm"' not in page
+
+
+def test_registering_again_after_withdrawing_uses_the_name_typed_this_time():
+    event = open_event()
+    user = make_user("patm")
+    first = services.entry_register(event=event, user=user, name="patm")
+    services.entry_withdraw(registration=first, user=user)
+    again = services.entry_register(event=event, user=user, name="Patricia Moreno-Quill")
+    assert again.pk == first.pk and not again.dropped
+    assert again.player.name == "Patricia Moreno-Quill" and again.player.user == user
+    change = again.changes.filter(action="edit").get()
+    assert change.changes == {"name": ["patm", "Patricia Moreno-Quill"]}
+    # The record made for the slip, with nothing else to its name, does not linger as a second person.
+    assert not Player.objects.filter(name="patm").exists()

@@ -151,13 +151,15 @@ def test_withdrawing_after_the_start_is_refused():
     assert registration.dropped_at is None
 
 
-def test_the_withdraw_page_after_the_start_sends_the_player_to_a_judge(client):
+def test_the_withdraw_page_after_the_start_sends_the_player_to_the_drop_page(client):
     event = capped_event(3)
     registration, user = register(event, "ann")
     Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
     client.force_login(user)
     url = reverse("tournaments:withdraw", kwargs={"slug": event.slug})
-    assert "Tell a judge or the organizer" in client.get(url).content.decode()
+    page = client.get(url).content.decode()
+    assert "withdrawing is now dropping (9.030)" in page
+    assert reverse("tournaments:self_drop", kwargs={"slug": event.slug, "pk": registration.pk}) in page
     client.post(url, {"registration": registration.pk})
     registration.refresh_from_db()
     assert registration.dropped_at is None

@@ -165,11 +165,12 @@ def account_email(user) -> str:
 
 
 def account_player_name(user) -> str:
-    """The name an account plays under: its most recent player record's, else its own name."""
+    """The name an account plays under: its most recent player record's, else its own full name, else
+    nothing (a user name like "patm" is not a name for the pairings: the player types theirs)."""
     player = user.players.order_by("-created_at", "-pk").first()
     if player is not None:
         return player.name
-    return user.get_full_name().strip() or user.username
+    return user.get_full_name().strip()
 
 
 def entry_register(*, event: Event, user, name: str) -> Registration:
@@ -195,6 +196,21 @@ def entry_register(*, event: Event, user, name: str) -> Registration:
         )
         if mine is not None:
             if mine.dropped and not mine.disqualified and mine.dropped_after_round in (0, None):
+                if name_key(mine.player.name) != name_key(name):
+                    # Back under another name (the first one was a slip): the record with that name, as
+                    # for a first registration. Nothing was played under the old one at this event.
+                    _check_not_taken(event, name=name, email=email, own=own_ids)
+                    player = next((p for p in own if name_key(p.name) == name_key(name)), None)
+                    if player is None:
+                        player = Player.objects.create(name=name, email=email, user=user)
+                    old, was = mine.player, mine.player.name
+                    mine.player = player
+                    mine.save(update_fields=["player"])
+                    if not old.registrations.exists():  # made for this registration alone: not a person
+                        old.delete()
+                    _log(
+                        mine, action="edit", user=user, changes={"name": [was, name]}, note="Registered again"
+                    )
                 return _reenter(event, mine, user=user)
             raise ActionError(f"You are already registered for this event (as {mine.player.name}).")
         _check_not_taken(event, name=name, email=email, own=own_ids)

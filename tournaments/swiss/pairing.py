@@ -85,11 +85,12 @@ class Flag:
     @property
     def text(self) -> str:
         if self.kind == "pulled_down":
-            return f"{self.player} pulled down {_number(self.points)} point(s)"
+            return f"{self.player} pulled down {_points(self.points)}"
         if self.kind == "pulled_up":
-            return f"{self.player} pulled up {_number(self.points)} point(s)"
+            return f"{self.player} pulled up {_points(self.points)}"
         if self.kind == "repeat_opponent":
-            return f"{self.player} meets {self.opponent} again (met {self.count} time(s) before)"
+            times = "once" if self.count == 1 else "twice" if self.count == 2 else f"{self.count} times"
+            return f"{self.player} meets {self.opponent} again (met {times} before)"
         if self.kind == "three_player_table_again":
             return f"{self.player}: 3-player table number {self.count}"
         if self.kind == "five_player_table":
@@ -114,6 +115,10 @@ class Pairing:
     @property
     def repeat_pairs(self) -> int:
         return sum(1 for t in self.tables for f in t.flags if f.kind == "repeat_opponent")
+
+
+def _points(value: float | None) -> str:
+    return f"{_number(value)} point" + ("" if value == 1 else "s")
 
 
 def _number(value: float | None) -> str:
