@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,32 @@ pytest_plugins = ["tests.concurrency"]
 IN_CI = os.getenv("CI", "").lower() == "true"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.getenv("CHROMIUM", "/usr/bin/chromium")
+
+
+def _serve_one_request_at_a_time() -> None:
+    """The live server for browser tests answers one request at a time.
+
+    With SQLite in memory, every thread of Django's live server shares one database connection. Chromium sends
+    requests side by side (a service worker fills its cache while the person clicks), and two requests inside
+    one connection's transactions spoil each other: an accepted invitation was lost that way in full CI runs.
+    Connections stay open (Chromium keeps them alive); only the application is called under a lock."""
+    from django.core.servers.basehttp import ThreadedWSGIServer
+    from django.test.testcases import LiveServerThread
+
+    class SerialWSGIServer(ThreadedWSGIServer):
+        def set_app(self, application):
+            lock = threading.Lock()
+
+            def one_at_a_time(environ, start_response):
+                with lock:
+                    return application(environ, start_response)
+
+            super().set_app(one_at_a_time)
+
+    LiveServerThread.server_class = SerialWSGIServer
+
+
+_serve_one_request_at_a_time()
 
 
 @pytest.fixture(autouse=True)

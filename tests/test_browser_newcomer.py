@@ -11,6 +11,7 @@ import re
 
 import pytest
 from django.core import mail
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,6 +40,16 @@ def sign_up(page, base: str, username: str, email: str) -> None:
     page.goto(emailed_link(email, "/accounts/confirm-email/"))
     page.click("button:has-text('Confirm')")
     page.wait_for_selector("h1:has-text('My events')")
+
+
+def wait_for_text(page, text: str, timeout: int) -> None:
+    """Wait for a text; when it never comes, fail with the page the browser is on, to say why."""
+    try:
+        page.wait_for_selector(f"text={text}", timeout=timeout)
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"{text!r} never showed; the browser is on {page.url}:\n{page.inner_text('body')[:1500]}"
+        ) from None
 
 
 def new_context(chromium, phone: bool = False):
@@ -88,8 +99,8 @@ def test_a_newcomer_organizes_invites_a_judge_and_players_register_through_a_wai
     judge.fill("#id_password2", PASSWORD)
     judge.click("button:has-text('Create account')")
     judge.click("button:has-text('Accept as jo')")
-    # 30 s, not the default 10: twice in full CI runs this step waited longer (it takes 0.3 s alone).
-    judge.wait_for_selector("text=You are now judge of Walkthrough Open", timeout=30_000)
+    # 30 s, not the default 10: three times in full CI runs this step waited longer (it takes 0.3 s alone).
+    wait_for_text(judge, "You are now judge of Walkthrough Open", timeout=30_000)
     assert judge.locator("text=Desk Player One").count() >= 1  # the event's staff pages: the players list
     judge.goto(base + "/me/")
     assert judge.locator(".my-events >> text=Walkthrough Open").count() == 1
