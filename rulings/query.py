@@ -276,7 +276,10 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
 
 
-_NUMBER = re.compile(r"^\s*(?:rules?\s*|§\s*|#\s*)?(\d{1,3})\.(\d{1,3})([a-z]?)\s*\.?\s*$", re.IGNORECASE)
+# A query that is a rule number: "9.22", "rule 408.2a", and as people type sub-rules, "601.3 d", "601.3(d)".
+_NUMBER = re.compile(
+    r"^\s*(?:rules?\s*|§\s*|#\s*)?(\d{1,3})\.(\d{1,3})(?:\s?\(?([a-z])\)?)?\s*\.?\s*$", re.IGNORECASE
+)
 # A rule number anywhere in a query ("what does 10.51 say", "rule #9.22?").
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[#§]?\s*(\d{1,3})\.(\d{1,3})([a-z]?)(?![\w])\.?", re.IGNORECASE)
 _SECTION = re.compile(r"^\s*(?:rules?\s*|section\s*)?(\d{1,3})\.(?:0{1,3})?\s*$", re.IGNORECASE)
@@ -312,7 +315,7 @@ def number_candidates(raw: str) -> tuple[str, ...]:
     match = _NUMBER.match(raw)
     if not match:
         return ()
-    return _number_forms(match.group(1), match.group(2), match.group(3))
+    return _number_forms(match.group(1), match.group(2), match.group(3) or "")
 
 
 def classify(raw: str) -> Classified:

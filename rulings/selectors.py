@@ -166,16 +166,23 @@ class ShownEntry:
 
 
 def _shown(entries: list[Entry], children: dict[int, list[Entry]]) -> list[ShownEntry]:
+    """The entries with their children, and the children's own (a Vs. System sub-rule's examples: 104.1b
+    under 104.1, its example under 104.1b)."""
     ids = [e.pk for e in entries] + [c.pk for rows in children.values() for c in rows]
     refs = _references_for(ids)
+
+    def child(entry: Entry) -> ShownEntry:
+        return ShownEntry(
+            entry,
+            segments(entry.text, refs.get(entry.pk, [])),
+            [child(c) for c in children.get(entry.pk, [])],
+        )
+
     return [
         ShownEntry(
             entry,
             segments(entry.text, refs.get(entry.pk, [])),
-            [
-                ShownEntry(child, segments(child.text, refs.get(child.pk, [])))
-                for child in children.get(entry.pk, [])
-            ],
+            [child(c) for c in children.get(entry.pk, [])],
             named_cards(refs.get(entry.pk, [])),
         )
         for entry in entries

@@ -34,6 +34,15 @@ def test_a_sub_rule_letter_is_lower_cased():
     assert number_candidates("408.2A") == ("408.2a",)
 
 
+@pytest.mark.parametrize("typed", ["601.3 d", "601.3(d)", "601.3 (D)", "rule 601.3d"])
+def test_a_sub_rule_letter_may_stand_apart_or_in_brackets(typed):
+    assert number_candidates(typed) == ("601.3d",)
+
+
+def test_a_number_followed_by_a_word_is_not_a_sub_rule():
+    assert number_candidates("601.3 de") == ()
+
+
 def test_words_are_not_a_number_query():
     assert classify("time is called").kind == "words"
 

@@ -147,3 +147,27 @@ def test_the_changes_page_names_the_previous_edition(client, invented):
     (new,) = import_parsed(dcdb_document(checksum="dcdb-2", edition="Season 31"))
     response = client.get(reverse("rulings:changes", args=[new.document.slug]))
     assert b"Season 30" in response.content
+
+
+def test_a_section_page_shows_the_examples_of_a_sub_rule(client, db):
+    """Vs. System prints examples under lettered sub-rules (104.1b): the section page shows them under it."""
+    from dataclasses import replace
+
+    from tests.rulings.conftest import example, import_parsed, set_aside_other_documents, vs_document
+
+    document = vs_document()
+    entries = [replace(e, parent="702.6") if e.key == "702.6a" else e for e in document.entries]
+    entries.append(
+        replace(
+            example(
+                "702.6a/ex1", "Example: Gadgetman stays boosted all turn.", parent="702.6a", section="702"
+            ),
+            order=len(entries),
+        )
+    )
+    set_aside_other_documents()
+    import_parsed(replace(document, entries=entries))
+    slug = Document.objects.get(title="Invented Comprehensive Rules").slug
+    body = client.get(reverse("rulings:section", args=[slug, "702"])).content.decode()
+    assert "Gadgetman stays boosted all turn" in body
+    assert reverse("rulings:entry", args=[slug, "702.6a/ex1"]) in body
