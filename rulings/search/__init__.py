@@ -421,7 +421,7 @@ def _word_results(
                 found = better
                 corrections = {parsed.searched: name}
                 searched = better.query
-    elif not found.named and len(parsed.words) <= NAME_IN_WORDS:
+    if not found.named and len(parsed.words) <= NAME_IN_WORDS:
         # A misspelt name inside a longer question ("ras al gul end of turn"): a few words around one no
         # document uses, spelled almost like a card or term, are read as that name.
         span = correction.name_in(parsed.words, vocab.words, vocab.names)

@@ -95,6 +95,13 @@ def test_a_misspelled_card_name_inside_a_longer_question_is_rewritten(invented):
     assert results.hits[0].entry.card.name == "Doctor Sprocket"
 
 
+def test_a_misspelled_card_name_in_a_short_query_with_other_words_is_rewritten(invented):
+    """Five words or fewer that are not a name as a whole still hold one ("docter sprockit stack rules")."""
+    results = search(query="docter sprockit stack rules")
+    assert results.corrected == [("docter sprockit", "Doctor Sprocket")]
+    assert results.hits[0].entry.card.name == "Doctor Sprocket"
+
+
 def test_a_misspelled_word_is_rewritten(invented):
     results = search(query="anounce turn endng")
     assert results.corrected and results.hits[0].entry.number == "8.010"
