@@ -12,8 +12,9 @@ search answers with the embedding model (questions of three words or more):
 2. the ranking (``rulings.rerank``, ``rulings/ranker.json``): weights that maximise the softmax probability
    of the accepted candidates among each query's candidates, with an L2 penalty on standardised features;
 3. the gate (``rulings.rerank.Gate``, in the same file): a logistic regression of "the question has an
-   answer" on its best candidate's cosine, the share of the query it holds and the share of the query's words
-   no document uses, fitted on the tuning questions with an answer and those without.
+   answer" on its best candidate's cosine, the share of the query it holds, the share of the query's words
+   no document uses and how like it is to the tuning questions nothing answers (their vectors are kept in
+   the map's file), fitted on the tuning questions with an answer and those without.
 
 The ranking is fitted on candidates found with maps that did not see the query (5 folds): it learns how far
 to trust the map on a question it has never met, as in use; the gate, likewise, on best candidates chosen
@@ -253,11 +254,11 @@ def main() -> int:
 
     # Pass 2: the ranking, on candidates found with maps that did not see the question.
     queries, blends, found = [], [], []
-    for item, _, _ in asked:
+    for item, searched, _ in asked:
         candidates = search.search(query=item["q"], limit=10).candidates
         if not candidates:
             continue
-        found.append((item, candidates))
+        found.append((item, candidates, searched))
         accept = set(item["accept"])
         y = np.array([url[c.entry_id] in accept for c in candidates])
         queries.append((np.array(rerank.features(candidates)), y))
@@ -287,12 +288,25 @@ def main() -> int:
     # an answer through the maps and rankings that did not see it, one without through the final ones.
     final_map = fit_map(questions, accepted, entries, args.map_penalty)
     vocabulary = search.catalogue().vocabulary()
+    # The questions nothing answers, as the model reads them (the search's corrected text): kept with the
+    # map, for the gate's ``like_unanswered``. An unanswered question is compared only with those outside
+    # its own tenth, as a new question never finds itself there.
+    memory_texts = [search.search(query=item["q"], limit=10).searched for item in unanswered]
+    memory = encoder.encode(memory_texts).astype(np.float32)
+    memory /= np.maximum(np.linalg.norm(memory, axis=1, keepdims=True), 1e-12)
+    tenth = np.random.default_rng(0).permutation(len(memory)) % 10
+
+    def likeness(text: str, leave_out: int | None = None) -> float:
+        pool = memory if leave_out is None else memory[tenth != leave_out]
+        value = semantic.QueryAdapter(final_map, encoder.key, pool).like_unanswered(encoder.encode([text])[0])
+        return 0.0 if value is None else value
+
     rows, labels = [], []
-    for (item, candidates), scores in zip(found, held_out_scores, strict=True):
+    for (item, candidates, searched), scores in zip(found, held_out_scores, strict=True):
         best = candidates[int(np.argsort(-scores, kind="stable")[0])]
-        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words))
+        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words, likeness(searched)))
         labels.append(1.0)
-    for item in unanswered:
+    for index, item in enumerate(unanswered):
         results = search.search(query=item["q"], limit=10)
         if not results.candidates:
             continue  # answered by the words alone, where the hand-set threshold decides
@@ -300,7 +314,8 @@ def main() -> int:
         candidates = search.search(query=item["q"], limit=10).candidates
         scores = np.array(rerank.features(candidates)) @ weights
         best = candidates[int(np.argsort(-scores, kind="stable")[0])]
-        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words))
+        like = likeness(results.searched, int(tenth[index]))
+        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words, like))
         labels.append(0.0)
     gate_x, gate_y = np.array(rows), np.array(labels)
     held_out = np.zeros(len(gate_y))
@@ -310,7 +325,7 @@ def main() -> int:
     hand_set = np.array(
         [
             coverage >= search.MEANING_COVERS or cosine >= search.MEANING_ANSWERS
-            for cosine, coverage, _ in rows
+            for cosine, coverage, _, _ in rows
         ]
     )
     learned = held_out >= GATE_THRESHOLD
@@ -359,7 +374,7 @@ def main() -> int:
     for name, weight in sorted(zip(rerank.FEATURES, ranker.weights, strict=True), key=lambda p: -abs(p[1])):
         print(f"    {name:22s} {weight:+.4f}")
     if not args.dry_run:
-        semantic.QueryAdapter(final_map, encoder.key).save(semantic.ADAPTER_FILE)
+        semantic.QueryAdapter(final_map, encoder.key, memory).save(semantic.ADAPTER_FILE)
         OUT.write_text(json.dumps(ranker.to_json(), indent=2) + "\n")
         print(f"wrote {semantic.ADAPTER_FILE.relative_to(ROOT)} and {OUT.relative_to(ROOT)}")
     return 0

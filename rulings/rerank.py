@@ -125,6 +125,7 @@ GATE_FEATURES = (
     "cosine",  # the best candidate's cosine to the query (as in FEATURES)
     "coverage",  # the share of the query (by word weight) it holds
     "foreign_words",  # the share of the query's words that no document uses ("sleeves", "prize money")
+    "like_unanswered",  # how near the question is to tuning questions nothing answers (QueryAdapter)
 )
 
 

@@ -437,6 +437,9 @@ def reset() -> None:
 # --- the question's side: a learned linear map -----------------------------------------------------
 
 ADAPTER_FILE = Path(__file__).resolve().parent / "query_adapter.npz"
+UNANSWERED_NEAREST = (
+    3  # unanswered tuning questions a new one is compared with (QueryAdapter.like_unanswered)
+)
 
 
 @dataclass(frozen=True)
@@ -451,10 +454,30 @@ class QueryAdapter:
     ``bench/train_rulings_ranker.py`` fits it on the tuning half of the judges' queries (the matrix starts
     as the identity; a penalty keeps it near it) and writes ``rulings/query_adapter.npz`` with the key of
     the model it was fitted for: another model (a static one, say) gets no map.
+
+    The same file keeps the tuning half's questions that nothing in the documents answers, as the model
+    reads them (``unanswered``): a question much like them (sleeves, a banned list, tiebreakers) is likely
+    unanswered too, which the learned "nothing found" gate weighs (``like_unanswered``).
     """
 
     matrix: np.ndarray  # (dims, dims), float32
     encoder_key: str
+    unanswered: np.ndarray | None = None  # (questions, dims), unit rows, float32
+
+    def like_unanswered(self, vector: np.ndarray) -> float | None:
+        """The mean cosine of ``vector`` (as the model gives it) to its UNANSWERED_NEAREST nearest
+        unanswered questions; None when the file keeps none."""
+        import numpy as np
+
+        if self.unanswered is None or not len(self.unanswered):
+            return None
+        vector = np.asarray(vector, dtype=np.float32)
+        norm = float(np.linalg.norm(vector))
+        if norm == 0:
+            return 0.0
+        cosines = self.unanswered @ (vector / norm)
+        nearest = np.sort(cosines)[-UNANSWERED_NEAREST:]
+        return float(nearest.mean())
 
     def apply(self, vector: np.ndarray) -> np.ndarray:
         import numpy as np
@@ -467,8 +490,9 @@ class QueryAdapter:
         import numpy as np
 
         with open(path, "wb") as handle:
+            extra = {} if self.unanswered is None else {"unanswered": self.unanswered.astype(np.float16)}
             np.savez_compressed(
-                handle, matrix=self.matrix.astype(np.float16), encoder_key=np.array(self.encoder_key)
+                handle, matrix=self.matrix.astype(np.float16), encoder_key=np.array(self.encoder_key), **extra
             )
 
     @classmethod
@@ -480,13 +504,24 @@ class QueryAdapter:
             with np.load(path, allow_pickle=False) as data:
                 matrix = np.ascontiguousarray(data["matrix"], dtype=np.float32)
                 key = str(data["encoder_key"])
+                unanswered = (
+                    np.ascontiguousarray(data["unanswered"], dtype=np.float32)
+                    if "unanswered" in data
+                    else None
+                )
         except (OSError, ValueError, KeyError):
             return None
         # The model's key covers its configuration, so a map fitted for it has its dimensions.
         square = matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1]
         if key != encoder.key or not square or not np.isfinite(matrix).all():
             return None
-        return cls(matrix, key)
+        if unanswered is not None and (
+            unanswered.ndim != 2
+            or unanswered.shape[1] != matrix.shape[0]
+            or not np.isfinite(unanswered).all()
+        ):
+            unanswered = None  # the map still serves; the gate then falls back (rulings.search)
+        return cls(matrix, key, unanswered)
 
 
 @functools.cache
@@ -500,6 +535,13 @@ def _adapter_for(encoder_key: str, path: str) -> QueryAdapter | None:
             "no query map for %s in %s: questions are encoded as the model gives them", encoder.name, path
         )
     return adapter
+
+
+def like_unanswered(encoder: Encoder, vector: np.ndarray) -> float | None:
+    """How much a question (its vector as the model gives it) is like the tuning half's questions that
+    nothing answers (``QueryAdapter.like_unanswered``); None without them."""
+    adapter = _adapter_for(encoder.key, str(ADAPTER_FILE))
+    return adapter.like_unanswered(vector) if adapter is not None else None
 
 
 def question_vectors(encoder: Encoder, text: str) -> tuple[np.ndarray, np.ndarray]:

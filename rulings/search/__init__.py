@@ -14,7 +14,8 @@ the game it names, rule numbers in any printed form, its terms) and answers in t
 5. when the best entry holds too little of what the query asks, the answer is "nothing found", with the
    closest entries offered rather than shown as answers. For a question the model reads, the learned gate
    decides (``rerank.Gate``, in the ranking's file): from the best entry's cosine, the share of the query
-   it holds, and the share of the query's words that no document uses. Else the hand-set thresholds do.
+   it holds, the share of the query's words that no document uses, and how like the question is to the
+   tuning questions nothing answers (kept with the question map). Else the hand-set thresholds do.
 
 The scope (one policy for the page, the command and the API): a document or a game the judge chose; else
 the game the query names ("… vs system"); else every game, the toolkit's own game (DCDB) preferred by a
@@ -361,12 +362,15 @@ def _candidates(
     return out
 
 
-def gate_values(query: q.Query, best: rerank.Candidate, document_words) -> tuple[float, float, float]:
-    """What the learned gate (``rerank.Gate``, ``GATE_FEATURES``) reads of a question's best candidate: its
-    cosine, the share of the query it holds, and the share of the query's words no document uses."""
+def gate_values(
+    query: q.Query, best: rerank.Candidate, document_words, like_unanswered: float
+) -> tuple[float, float, float, float]:
+    """What the learned gate (``rerank.Gate``, ``GATE_FEATURES``) reads of a question and its best
+    candidate: the candidate's cosine and the share of the query it holds, the share of the query's words no
+    document uses, and how like the tuning half's unanswered questions it is (``semantic.like_unanswered``)."""
     words = [term.word for term in query.terms if not term.optional and " " not in term.word]
     foreign = sum(1 for word in words if word not in document_words) / max(1, len(words))
-    return (best.cosine, best.coverage, foreign)
+    return (best.cosine, best.coverage, foreign, like_unanswered)
 
 
 def _blended(
@@ -464,9 +468,11 @@ def _word_results(
     closest: list[int] = []
     if not found.named and chosen:
         best = cat.entry(chosen[0][0])
-        if candidates and ranker.gate is not None:  # the learned gate decides, from the best candidate
+        likeness = semantic.like_unanswered(semantic.load(), model.plain) if candidates else None
+        if candidates and ranker.gate is not None and likeness is not None:
+            # The learned gate decides, from the question and its best candidate.
             best_candidate = next(c for c in candidates if c.entry_id == chosen[0][0])
-            answers = ranker.gate.answers(gate_values(parsed, best_candidate, vocab.words))
+            answers = ranker.gate.answers(gate_values(parsed, best_candidate, vocab.words, likeness))
         else:
             answers = best is not None and (
                 (meaning and covers.get(best.entry_id, 0.0) >= MEANING_COVERS)

@@ -447,7 +447,7 @@ def test_the_learned_gate_decides_whether_a_question_is_answered(invented, tmp_p
                 seen.append(tuple(values))
                 return super().answers(values)
 
-        return rerank.Ranker(by_cosine, {}, Recording((0.0, 0.0, 0.0), bias))
+        return rerank.Ranker(by_cosine, {}, Recording((0.0,) * len(rerank.GATE_FEATURES), bias))
 
     with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
         semantic.document_vectors(list(Document.objects.filter(is_current=True)), build=True)
@@ -459,9 +459,13 @@ def test_the_learned_gate_decides_whether_a_question_is_answered(invented, tmp_p
     assert not answered.not_found and answered.hits
     best = max(answered.candidates, key=lambda c: (c.cosine, -c.entry_id))
     assert answered.hits[0].entry.pk == best.entry_id
-    # What the gate read: the best candidate's cosine and coverage, and the share of foreign words.
+    # What the gate read: the best candidate's cosine and coverage, the share of foreign words, and how
+    # like the question is to the unanswered ones kept with the question map.
     words = rulings_search.catalogue().vocabulary().words
-    assert seen[-1] == rulings_search.gate_values(q.parse(question), best, words)
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        like = semantic.like_unanswered(semantic.load(), semantic.load().encode([question])[0])
+    assert like is not None, "rulings/query_adapter.npz keeps no unanswered questions: run the trainer"
+    assert seen[-1] == pytest.approx(rulings_search.gate_values(q.parse(question), best, words, like))
     assert seen[-1][:2] == (best.cosine, best.coverage)
 
 
@@ -475,8 +479,8 @@ def test_gate_values_count_the_query_words_no_document_uses():
         kind="rule", game="dcdb", home=True, length=10, titled=False, about_a_card=False,
     )  # fmt: skip
     words = {"player", "concedes", "game"}
-    assert gate_values(q.parse("player concedes the game"), best, words) == (0.4, 0.5, 0.0)
-    assert gate_values(q.parse("player sleeves colour game"), best, words)[2] == pytest.approx(0.5)
+    assert gate_values(q.parse("player concedes the game"), best, words, 0.3) == (0.4, 0.5, 0.0, 0.3)
+    assert gate_values(q.parse("player sleeves colour game"), best, words, 0.3)[2] == pytest.approx(0.5)
 
 
 def test_without_a_usable_ranker_file_the_search_keeps_the_blend(tmp_path, monkeypatch, caplog):
@@ -516,6 +520,32 @@ def test_the_question_map_round_trips_and_gives_unit_vectors(tmp_path):
     moved = loaded.apply(vector)
     assert np.linalg.norm(moved) == pytest.approx(1.0, abs=1e-5)
     assert np.allclose(moved, (vector @ loaded.matrix) / np.linalg.norm(vector @ loaded.matrix), atol=1e-6)
+
+
+def test_the_map_file_keeps_the_unanswered_questions_for_the_gate(tmp_path):
+    encoder = HashingEncoder()
+    unanswered = encoder.encode(
+        ["card sleeves colour", "prize money split", "banned card list", "late arrival"]
+    )
+    path = tmp_path / "map.npz"
+    semantic.QueryAdapter(np.eye(64, dtype=np.float32), encoder.key, unanswered).save(path)
+    loaded = semantic.QueryAdapter.load(path, encoder)
+    assert loaded is not None and loaded.unanswered.shape == (4, 64)
+    near = loaded.like_unanswered(encoder.encode(["card sleeves colour"])[0])
+    far = loaded.like_unanswered(encoder.encode(["villain stack shuffled after concede"])[0])
+    # The mean of the three nearest: the same question, then two others.
+    assert near == pytest.approx(np.sort(unanswered @ unanswered[0])[-3:].mean(), abs=1e-3)
+    assert near > far
+
+
+def test_a_map_file_without_usable_unanswered_questions_keeps_the_map_only(tmp_path):
+    encoder = HashingEncoder()
+    path = tmp_path / "map.npz"
+    semantic.QueryAdapter(np.eye(64, dtype=np.float32), encoder.key).save(path)
+    assert semantic.QueryAdapter.load(path, encoder).like_unanswered(np.ones(64)) is None
+    semantic.QueryAdapter(np.eye(64, dtype=np.float32), encoder.key, np.ones((3, 32), np.float32)).save(path)
+    loaded = semantic.QueryAdapter.load(path, encoder)
+    assert loaded is not None and loaded.unanswered is None  # vectors of another size
 
 
 def test_a_question_map_for_another_model_or_a_broken_file_is_not_used(tmp_path):
