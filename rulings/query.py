@@ -429,6 +429,9 @@ def parse(text: str) -> Query:
     if not raw:
         return Query(text=text, searched="")
     game, rest = named_game(raw)
+    whole = number_candidates(rest)  # the query is one rule number, its sub-rule letter perhaps apart
+    if whole:
+        return Query(text=text, searched=rest, game=game, numbers=whole, only_number=True)
     numbers: list[str] = []
     for match in _NUMBER_IN_TEXT.finditer(rest):
         for form in _number_forms(match.group(1), match.group(2), match.group(3)):

@@ -44,6 +44,11 @@ def test_a_sub_rule_number_jumps_to_the_sub_rule(invented):
     assert top("702.6A").number == "702.6a"
 
 
+@pytest.mark.parametrize("typed", ["702.6 a", "702.6(a)", "rule 702.6 b"])
+def test_a_sub_rule_letter_typed_apart_finds_the_sub_rule(invented, typed):
+    assert top(typed).number == "702.6" + typed.rstrip(")")[-1]
+
+
 def test_an_exact_card_name_ranks_first(invented):
     assert (top("gadgetman").kind, top("gadgetman").title) == ("card", "Gadgetman")
 
