@@ -20,7 +20,7 @@ from accounts.views import organizer_needed
 from . import public_etags, services, time_zones
 from .errors import ActionError
 from .forms import DropForm, EventForm, PlayerAddForm, RosterForm, StaffForm
-from .http import export_format, posted_id
+from .http import export_format, posted_id, safe_next
 from .http_cache import public_page
 from .models import Event, EventStaff, Registration, Round
 from .permissions import can, event_staff_required, role_for
@@ -282,6 +282,9 @@ def registration_drop(request: HttpRequest, event: Event, pk: int) -> HttpRespon
         registration=registration, reason=reason, after_round=after_round
     )
     messages.info(request, f"{registration.player} dropped (9.030).")
+    back = safe_next(request)
+    if back and not request.htmx:  # dropped from another page (a round's "left a game" box): back there
+        return redirect(back)
     return _row_or_redirect(request, event, registration)
 
 

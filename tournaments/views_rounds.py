@@ -148,6 +148,10 @@ def round_staff(request: HttpRequest, event: Event, number: int) -> HttpResponse
         "later_rounds": list(Round.objects.filter(event=event, number__gt=round.number).order_by("number")),
         # Published and no clock yet: the page offers to start it (the judges' board has it too).
         "clock_started": round.published and hasattr(round, "clock"),
+        # 9.040: leaving a game is leaving the event or conceding only this game; the page asks which.
+        "left_in_event": [
+            (t.table, s) for t in tables for s in t.seats if s.left_game and s.registration.dropped_at is None
+        ],
     }
     if request.htmx and request.htmx.target == "round-tables":
         return render(request, "tournaments/_round_tables_staff.html", context)
