@@ -13,6 +13,7 @@ from . import selectors
 from .forms import ALL_GAMES, SearchForm
 from .models import Card, Document, Game
 from .tables import CardTable, DocumentTable
+from .templatetags.rulings import link_snippets
 
 
 @limit_search
@@ -30,6 +31,7 @@ def index(request: HttpRequest) -> HttpResponse:
         query, document = form.cleaned_data["q"], form.cleaned_data["document"] or None
         game = None if document or form.cleaned_data["game"] in ("", ALL_GAMES) else form.cleaned_data["game"]
         results = rulings_search.search(query=query, game=game, document=document)
+        link_snippets(results.hits)  # rule numbers in the snippets open the rule in place
     context = {
         "form": form,
         "results": results,

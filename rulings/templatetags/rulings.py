@@ -13,6 +13,9 @@ closes it on the next one: tooltips do not work on touch screens.
 
 from __future__ import annotations
 
+import html
+import re
+from collections import defaultdict
 from collections.abc import Iterable
 
 from django import template
@@ -96,3 +99,45 @@ def link_rules(text: object, game: str = GAME_DCDB) -> SafeString:
         position = ref.end
     out.append(escape(text[position:]))
     return mark_safe("".join(out))
+
+
+_TAG = re.compile(r"(<[^>]+>)")
+
+
+def link_snippets(hits) -> None:
+    """Make the rule numbers cited in the hits' snippets links that open the rule in place (``xref_link``),
+    as on an entry's page: one query per game among the hits. A snippet is escaped text with <mark> tags;
+    only its text between tags is read, so a number the query marked in two parts stays text."""
+    parsed: list[list[tuple[str, list | None]]] = []
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for hit in hits:
+        pieces: list[tuple[str, list | None]] = []
+        for piece in _TAG.split(str(hit.snippet)):
+            if _TAG.fullmatch(piece):
+                pieces.append((piece, None))  # a <mark> tag, kept as it is
+                continue
+            text = html.unescape(piece)
+            refs = [r for r in references.find_references(text, game=hit.game) if r.kind == references.RULE]
+            wanted[hit.game].update(ref.number for ref in refs)
+            pieces.append((text, refs))
+        parsed.append(pieces)
+    links = {game: rule_links(numbers, game=game) for game, numbers in wanted.items() if numbers}
+    for hit, pieces in zip(hits, parsed, strict=True):
+        found = links.get(hit.game, {})
+        out = []
+        for text, refs in pieces:
+            if refs is None:
+                out.append(text)
+                continue
+            position = 0
+            for ref in refs:
+                out.append(escape(text[position : ref.start]))
+                link, label = found.get(ref.number), text[ref.start : ref.end]
+                out.append(
+                    xref_link(url=link.url, peek=link.peek, text=label, css="rule-link")
+                    if link
+                    else escape(label)
+                )
+                position = ref.end
+            out.append(escape(text[position:]))
+        hit.snippet = mark_safe("".join(out))

@@ -171,3 +171,22 @@ def test_a_section_page_shows_the_examples_of_a_sub_rule(client, db):
     body = client.get(reverse("rulings:section", args=[slug, "702"])).content.decode()
     assert "Gadgetman stays boosted all turn" in body
     assert reverse("rulings:entry", args=[slug, "702.6a/ex1"]) in body
+
+
+def test_a_rule_cited_in_a_result_snippet_is_a_link_that_opens_in_place(client, invented):
+    body = client.get(reverse("rulings:index"), {"q": "sixty widgets stack"}).content.decode()
+    snippet = body.split('class="snippet"')[1].split("</p>")[0]
+    slug = Document.objects.get(title="Invented Comprehensive Rules").slug
+    assert reverse("rulings:entry", args=[slug, "702.6"]) in snippet
+    assert "/peek/" in snippet  # the rule shown in place on a tap (xref-peek.js)
+
+
+def test_a_snippet_keeps_its_marks_and_escapes_what_it_links_around(client, invented):
+    from types import SimpleNamespace
+
+    from rulings.templatetags.rulings import link_snippets
+
+    hit = SimpleNamespace(game="vs", snippet="&lt;b&gt; a <mark>stack</mark> (see 702.6) &amp; more")
+    link_snippets([hit])
+    assert hit.snippet.startswith("&lt;b&gt; a <mark>stack</mark> (see <a ")
+    assert hit.snippet.endswith("</a>) &amp; more")
