@@ -74,6 +74,15 @@ class Results:
     def game_label(self) -> str:
         return GAME_NAMES.get(self.game, self.game)
 
+    @property
+    def read_as(self) -> str:
+        """A rule number typed short or loose and found as another printed number ("9.22" → "9.022"): the
+        printed one, for the page to say so; "" when it was found as typed."""
+        if self.kind != "number" or not self.hits or not self.hits[0].entry.number:
+            return ""
+        printed = self.hits[0].entry.number
+        return "" if printed.lower() in self.query.lower().replace(" ", "") else printed
+
 
 def highlight(marked: str) -> str:
     """Escape text whose matches are wrapped in the private markers, and turn the markers into <mark>."""

@@ -190,3 +190,10 @@ def test_a_snippet_keeps_its_marks_and_escapes_what_it_links_around(client, inve
     link_snippets([hit])
     assert hit.snippet.startswith("&lt;b&gt; a <mark>stack</mark> (see <a ")
     assert hit.snippet.endswith("</a>) &amp; more")
+
+
+def test_a_short_rule_number_says_how_it_was_read(client, invented):
+    body = client.get(reverse("rulings:index"), {"q": "9.2"}).content.decode()
+    assert "Read as rule <strong>9.020</strong>" in body
+    body = client.get(reverse("rulings:index"), {"q": "9.020"}).content.decode()
+    assert "Read as rule" not in body
