@@ -78,8 +78,13 @@ class Results:
     def read_as(self) -> str:
         """A rule number typed short or loose and found as another printed number ("9.22" → "9.022"): the
         printed one, for the page to say so; "" when it was found as typed."""
-        if self.kind != "number" or not self.hits or not self.hits[0].entry.number:
-            return ""
+        if (
+            self.kind != "number"
+            or self.section is not None
+            or not self.hits
+            or not self.hits[0].entry.number
+        ):
+            return ""  # a section ("9.000") lists its rules: none of them is what was typed
         printed = self.hits[0].entry.number
         return "" if printed.lower() in self.query.lower().replace(" ", "") else printed
 
