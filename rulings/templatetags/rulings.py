@@ -87,18 +87,22 @@ def link_rules(text: object, game: str = GAME_DCDB) -> SafeString:
     refs = [ref for ref in references.find_references(text, game=game) if ref.kind == references.RULE]
     if not refs:
         return escape(text)
-    links = rule_links([ref.number for ref in refs], game=game)
+    return mark_safe(_linked(text, refs, rule_links([ref.number for ref in refs], game=game)))
+
+
+def _linked(text: str, refs: list, links: dict) -> str:
+    """``text`` escaped, with each of its rule references (``refs``, in order) a link to the rule that opens it
+    in place where ``links`` (number → ``Link``) has it; the others stay text."""
     out, position = [], 0
     for ref in refs:
         out.append(escape(text[position : ref.start]))
-        link = links.get(ref.number)
-        label = text[ref.start : ref.end]
+        link, label = links.get(ref.number), text[ref.start : ref.end]
         out.append(
             xref_link(url=link.url, peek=link.peek, text=label, css="rule-link") if link else escape(label)
         )
         position = ref.end
     out.append(escape(text[position:]))
-    return mark_safe("".join(out))
+    return "".join(out)
 
 
 _TAG = re.compile(r"(<[^>]+>)")
@@ -124,20 +128,6 @@ def link_snippets(hits) -> None:
     links = {game: rule_links(numbers, game=game) for game, numbers in wanted.items() if numbers}
     for hit, pieces in zip(hits, parsed, strict=True):
         found = links.get(hit.game, {})
-        out = []
-        for text, refs in pieces:
-            if refs is None:
-                out.append(text)
-                continue
-            position = 0
-            for ref in refs:
-                out.append(escape(text[position : ref.start]))
-                link, label = found.get(ref.number), text[ref.start : ref.end]
-                out.append(
-                    xref_link(url=link.url, peek=link.peek, text=label, css="rule-link")
-                    if link
-                    else escape(label)
-                )
-                position = ref.end
-            out.append(escape(text[position:]))
-        hit.snippet = mark_safe("".join(out))
+        hit.snippet = mark_safe(
+            "".join(text if refs is None else _linked(text, refs, found) for text, refs in pieces)
+        )
