@@ -1,12 +1,16 @@
-"""Middleware of the whole site: the health probe, and a clear answer when the database is busy."""
+"""Middleware of the whole site: the health probe, sessions that survive a log-in's late requests, and a
+clear answer when the database is busy."""
 
 from __future__ import annotations
 
 import logging
 
+from django.conf import settings
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 
 from . import health
 
@@ -94,3 +98,28 @@ class ApiErrorsAsJsonMiddleware:
             if header in response:
                 answer[header] = response[header]
         return answer
+
+
+class SessionMiddleware(DjangoSessionMiddleware):
+    """Django's, except that a cookie naming a session that no longer exists is left alone.
+
+    Logging in gives the session a new key and deletes the old one. A request the browser sent with the
+    old cookie a moment before (the service worker filling its cache, a live page's poll, another tab)
+    reaches the server after, finds no session, and Django answers it by deleting the session cookie. The
+    browser applies that to the cookie the log-in has just set, and the person is logged out. A stale
+    cookie does no harm: the next session that is saved replaces it. Logging out still deletes it, since
+    emptying a session marks it modified.
+    """
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        session = getattr(request, "session", None)
+        stale = (
+            session is not None
+            and settings.SESSION_COOKIE_NAME in request.COOKIES
+            and not session.modified
+            and session.is_empty()
+        )
+        if stale:
+            patch_vary_headers(response, ("Cookie",))
+            return response
+        return super().process_response(request, response)

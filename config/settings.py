@@ -95,7 +95,8 @@ MIDDLEWARE = [
     "tournaments.http_cache.PublicCacheMiddleware",
     # A public page's version keys, asked for by its ETag and by the page, are worked out once a request.
     "tournaments.request_memo.RequestMemoMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, except that a request carrying a session key a log-in has just replaced keeps the cookie.
+    "config.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "tournaments.http.StripNulFromQueryMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -99,17 +99,6 @@ def test_a_newcomer_organizes_invites_a_judge_and_players_register_through_a_wai
     judge.fill("#id_password2", PASSWORD)
     judge.click("button:has-text('Create account')")
     judge.click("button:has-text('Accept as jo')")
-    judge.wait_for_load_state()
-    if "/accounts/login/" in judge.url:
-        # Seen only in full CI runs (twice in three, Nov 2026), never alone in 25 runs: the accept arrived
-        # without the session the sign-up had just logged in, so the page asked to log in (with the
-        # invitation remembered). The cause is not found yet; a judge in that state logs in and accepts,
-        # which is what this does, and the rest of the walk checks the outcome.
-        print(f"newcomer walk: logged out between sign-up and accept; cookies {judge.context.cookies()}")
-        judge.fill("#id_login", "jo")
-        judge.fill("#id_password", PASSWORD)
-        judge.click("button:has-text('Log in')")
-        judge.click("button:has-text('Accept as jo')")
     wait_for_text(judge, "You are now judge of Walkthrough Open", timeout=30_000)
     assert judge.locator("text=Desk Player One").count() >= 1  # the event's staff pages: the players list
     judge.goto(base + "/me/")
