@@ -280,6 +280,11 @@ def fold(text: str) -> str:
 _NUMBER = re.compile(
     r"^\s*(?:rules?\s*|§\s*|#\s*)?(\d{1,3})\.(\d{1,3})(?:\s?\(?([a-z])\)?)?\s*\.?\s*$", re.IGNORECASE
 )
+# A Vs. System number typed with a space for its dot ("213 2 d", "rule 708 11"): three digits first, which
+# no count a judge types alone ("3 players 4 rounds") has.
+_NUMBER_SPACED = re.compile(
+    r"^\s*(?:rules?\s*|§\s*|#\s*)?(\d{3})\s+(\d{1,2})(?:\s*\(?([a-z])\)?)?\s*$", re.IGNORECASE
+)
 # A rule number anywhere in a query ("what does 10.51 say", "rule #9.22?").
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[#§]?\s*(\d{1,3})\.(\d{1,3})([a-z]?)(?![\w])\.?", re.IGNORECASE)
 _SECTION = re.compile(r"^\s*(?:rules?\s*|section\s*)?(\d{1,3})\.(?:0{1,3})?\s*$", re.IGNORECASE)
@@ -312,7 +317,7 @@ def _number_forms(whole: str, decimals: str, letter: str) -> tuple[str, ...]:
 
 def number_candidates(raw: str) -> tuple[str, ...]:
     """The printed rule numbers a query like '12.05', '9.020', '9.22' or '408.2A' may mean."""
-    match = _NUMBER.match(raw)
+    match = _NUMBER.match(raw) or _NUMBER_SPACED.match(raw)
     if not match:
         return ()
     return _number_forms(match.group(1), match.group(2), match.group(3) or "")

@@ -39,6 +39,18 @@ def test_a_sub_rule_letter_may_stand_apart_or_in_brackets(typed):
     assert number_candidates(typed) == ("601.3d",)
 
 
+@pytest.mark.parametrize(
+    ("typed", "number"), [("213 2 d", "213.2d"), ("rule 708 11", "708.11"), ("601 3(b)", "601.3b")]
+)
+def test_a_three_digit_number_may_have_a_space_for_its_dot(typed, number):
+    assert number_candidates(typed) == (number,)
+
+
+@pytest.mark.parametrize("typed", ["3 4", "12 5", "128 players"])
+def test_counts_with_a_space_are_not_a_number(typed):
+    assert number_candidates(typed) == ()
+
+
 def test_a_number_followed_by_a_word_is_not_a_sub_rule():
     assert number_candidates("601.3 de") == ()
 
