@@ -515,6 +515,16 @@ def _segments(found: list[str]) -> Iterator[tuple[int, list[str], str]]:
             index += 1
 
 
+# What a stop word becomes when contracted: "it's", "there's", "i'm", "we'll", "they've", "he'd".
+_CONTRACTIONS = frozenset({"s", "re", "ll", "ve", "d", "m"})
+
+
+def _uncontracted(word: str) -> str:
+    """A contracted stop word says no more than the stop word ("if it's face down"), so it is one."""
+    base, _, suffix = word.replace("’", "'").partition("'")
+    return base if suffix in _CONTRACTIONS and base in STOPWORDS else word
+
+
 def terms(text: str) -> list[Term]:
     """Search terms: stop words dropped (unless nothing else is left), abbreviations expanded both
     ways ("SV" also means "super villain"; "victory points" also means "VP")."""
@@ -529,7 +539,7 @@ def terms(text: str) -> list[Term]:
                 others = (abbreviation, *others)
             out.append(Term(" ".join(group), others, index))
             continue
-        word = segment[0]
+        word = _uncontracted(segment[0])
         if word not in STOPWORDS:
             out.append(Term(word, ABBREVIATIONS.get(word, ()) + EVERYDAY.get(word, ()), index))
         elif word in OPTIONAL_WORDS:

@@ -404,6 +404,7 @@ def snippet_marks(
     so only the words up to the end of the chosen part are looked at again."""
     found = entry.positions["b"]
     stems = frozenset().union(*(term.stems for term in wanted)) if wanted else frozenset()
+    stems = frozenset(stem for stem in stems if len(stem) > 1 or stem.isdigit())  # not the "t" of "can't"
     marked = sorted({p for word in stems for p in found.get(word, ())})
     first = 0
     if entry.lengths["b"] > words and marked:

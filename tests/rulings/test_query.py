@@ -55,6 +55,15 @@ def test_a_number_followed_by_a_word_is_not_a_sub_rule():
     assert number_candidates("601.3 de") == ()
 
 
+@pytest.mark.parametrize("contracted", ["it's", "there’s", "i'm", "we'll", "they've"])
+def test_a_contracted_stop_word_is_a_stop_word(contracted):
+    assert [term.word for term in terms(f"if {contracted} face down")] == ["face", "down"]
+
+
+def test_a_negation_stays_a_term():
+    assert "can't" in [term.word for term in terms("i can't buy it")]
+
+
 def test_words_are_not_a_number_query():
     assert classify("time is called").kind == "words"
 

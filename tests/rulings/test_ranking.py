@@ -106,5 +106,13 @@ def test_a_short_body_is_its_own_snippet():
     )
 
 
+def test_the_snippet_marks_no_single_letter_of_a_contraction():
+    body = "A player can't buy it: the top card s stays."
+    e = entry(1, body)
+    wanted = ranking.compile_terms(terms("can't buy"), prefix_last=False)
+    snippet = ranking.snippet_marks(body, e, wanted, start="[", end="]")
+    assert "[buy]" in snippet and "[s]" not in snippet and "[t]" not in snippet
+
+
 def test_the_smallest_window_holds_one_of_each():
     assert ranking._smallest_window([[1, 20], [4, 30], [22]]) == 11  # 20, 22, 30
