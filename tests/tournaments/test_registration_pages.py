@@ -23,6 +23,15 @@ def test_bulk_preview_lists_each_bad_row_and_imports_nothing(organizer_client):
     assert not Registration.objects.filter(event=event).exists()
 
 
+def test_bulk_preview_shortens_an_overlong_name_so_its_error_stays_on_screen(organizer_client):
+    event = make_event(organizer=organizer_client.user)
+    page = organizer_client.post(bulk_url(event), {"text": "X" * 2000, "preview": "1"}).content.decode()
+    table = page[page.index("<table") : page.index("</table>")]
+    assert "X" * 59 + "…" in table and "X" * 61 not in table
+    assert '<ul class="errorlist row-errors">' in table
+    assert "X" * 2000 in page  # the text box keeps what was typed
+
+
 def test_bulk_confirm_imports_every_row(organizer_client):
     event = make_event(organizer=organizer_client.user)
     response = organizer_client.post(bulk_url(event), {"text": "Ann Archer\nBruno Diaz", "confirm": "1"})
