@@ -429,3 +429,15 @@ def test_it_isolates_names_in_any_script_so_a_right_to_left_name_keeps_its_place
     play_round(round, random.Random(3))
     pairings = client.get(reverse("tournaments:pairings", args=[event.slug, 1])).content.decode()
     assert re.search(r"<bdi>محمد علي</bdi></a> — [1-4](st|nd|rd|th), ", pairings)
+
+
+def test_a_players_page_says_a_result_in_the_open_round_is_not_counted_yet(client):
+    from tests.tournaments.flow import play_table
+
+    event = running_event(8)
+    table = Table.objects.filter(round__event=event, round__number=2).first()
+    play_table(table, random.Random(1))
+    seat = Seat.objects.filter(table=table).first()
+    page = client.get(reverse("tournaments:player", args=[event.slug, seat.registration_id])).content.decode()
+    assert page.count("not counted yet</span>") == 1  # round 2's row; round 1 is closed
+    assert "in 1 game" in page
