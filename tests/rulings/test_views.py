@@ -49,7 +49,7 @@ def test_a_search_looks_in_every_game_dcdb_first(client, invented):
     sources = re.findall(r'class="hit-source muted small">(.*?) ·', response.content.decode())
     assert sources[0] == "Invented Advanced Rule Book"
     assert set(sources) == {"Invented Advanced Rule Book", "Invented Comprehensive Rules"}
-    assert b'<option value="" selected>All games (DCDB first)</option>' in response.content
+    assert b'<option value="" selected>All games</option>' in response.content
 
 
 def test_all_games_is_one_choice_away(client, invented):

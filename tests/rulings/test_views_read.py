@@ -234,7 +234,7 @@ def test_the_filters_are_folded_away_and_name_the_scope(client, invented):
         r'<details class="rulings-filters"( open)?>\s*<summary>(.*?)</summary>', content, re.S
     )
     assert summary and summary.group(1) is None
-    assert "All games (DCDB first) · All current documents" in summary.group(2)
+    assert "All games · All current documents" in summary.group(2)
 
 
 def test_a_chosen_filter_stays_open(client, invented):
