@@ -156,6 +156,7 @@ def test_a_new_person_signs_up_from_the_link_without_a_confirmation_email(client
     assert "Log in to accept" in page and "Create an account" in page
     signup = client.get(reverse("account_signup"))
     assert 'value="jo@example.org"' in signup.content.decode()
+    assert "no confirmation email is needed" in signup.content.decode()
     response = client.post(
         f"{reverse('account_signup')}?next={page_url(invitation)}",
         {
@@ -172,6 +173,12 @@ def test_a_new_person_signs_up_from_the_link_without_a_confirmation_email(client
     assert EmailAddress.objects.get(user=jo).verified
     client.post(page_url(invitation))
     assert staff_role(event, jo) == JUDGE
+
+
+def test_a_sign_up_without_an_invitation_is_told_of_the_confirmation_email(client):
+    page = client.get(reverse("account_signup")).content.decode()
+    assert "We email you a link to confirm your address." in page
+    assert "no confirmation email is needed" not in page
 
 
 def test_logging_in_from_the_link_comes_back_to_it(client, event, organizer):
