@@ -16,9 +16,7 @@ class SearchForm(forms.Form):
     def __init__(self, *args, games: list[Game], documents: list[Document], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         games = sorted(games, key=lambda g: g.code != "dcdb")
-        self.fields["game"].choices = [("", "All games")] + [
-            (g.code, f"{g.name} only") for g in games
-        ]
+        self.fields["game"].choices = [("", "All games")] + [(g.code, f"{g.name} only") for g in games]
         self.fields["game"].choices += (
             [(ALL_GAMES, "All games")] if self.data.get("game") == ALL_GAMES else []
         )
