@@ -16,6 +16,10 @@ search answers with the embedding model (questions of three words or more):
    no document uses and how like it is to the tuning questions nothing answers (their vectors are kept in
    the map's file), fitted on the tuning questions with an answer and those without.
 
+One of the ranking's features is how like the question is to a tuning question the candidate answers
+(``asked_before``): the answered questions are kept in the map's file with their entries, and a question is
+only ever compared with questions outside its own fold (and never with itself), as a new question would be.
+
 The ranking is fitted on candidates found with maps that did not see the query (5 folds): it learns how far
 to trust the map on a question it has never met, as in use; the gate, likewise, on best candidates chosen
 by maps and rankings that did not see the question. It prints the cross-validated top-1 / top-3 of
@@ -191,6 +195,7 @@ def main() -> int:
     from rulings import rerank, search, semantic
     from rulings.models import Document, Entry
 
+    ASKED_BEFORE = rerank.FEATURES.index("asked_before")  # noqa: N806
     encoder = semantic.load()
     if encoder is None:
         print(
@@ -208,7 +213,14 @@ def main() -> int:
         plain_vector(enc, text),
         vectors_for.get(text, plain_vector(enc, text)),
     )
+    # The search's own "asked before" reads the shipped file; here each question gets it from the questions
+    # outside its fold (``bank_column``), so the search is told of none.
+    semantic.asked_before = lambda enc, vector: {}
     url = {entry.pk: entry.get_absolute_url() for entry in Entry.objects.select_related("document")}
+    ref = {
+        entry.get_absolute_url(): f"{entry.document.slug}/{entry.key}"
+        for entry in Entry.objects.select_related("document")
+    }
     every = json.loads(TUNING.read_text())
     items = [item for item in every if item["accept"]]
     unanswered = [item for item in every if not item["accept"]]
@@ -227,6 +239,12 @@ def main() -> int:
     questions = encoder.encode([searched for _, searched, _ in asked])
     accepted = [rows for _, _, rows in asked]
     print(f"{len(asked)} tuning questions answered with the model")
+    # The bank of questions asked before: who answers each (by the entry's address), and their cosines.
+    answering: dict[str, list[int]] = {}
+    for index, (item, _, _) in enumerate(asked):
+        for address in dict.fromkeys(ref[u] for u in item["accept"] if u in ref):
+            answering.setdefault(address, []).append(index)
+    between = questions @ questions.T
 
     # The map: cross-validated (5 folds, 3 shuffles), then fitted without each fold for pass 2.
     raw, fitted = [], []
@@ -253,29 +271,45 @@ def main() -> int:
     )
 
     # Pass 2: the ranking, on candidates found with maps that did not see the question.
-    queries, blends, found = [], [], []
-    for item, searched, _ in asked:
+    queries, blends, found, banked = [], [], [], []
+    for index, (item, searched, _) in enumerate(asked):
         candidates = search.search(query=item["q"], limit=10).candidates
         if not candidates:
             continue
         found.append((item, candidates, searched))
+        banked.append((index, [answering.get(ref[url[c.entry_id]], []) for c in candidates]))
         accept = set(item["accept"])
         y = np.array([url[c.entry_id] in accept for c in candidates])
         queries.append((np.array(rerank.features(candidates)), y))
         blends.append(blend(candidates))
+
+    def with_bank(i: int, left_out: set[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Query ``i``'s features with ``asked_before`` from the bank less ``left_out`` and itself."""
+        index, answerers = banked[i]
+        x = queries[i][0].copy()
+        x[:, ASKED_BEFORE] = [
+            max((between[index, j] for j in js if j != index and j not in left_out), default=0.0)
+            for js in answerers
+        ]
+        return x, queries[i][1]
+
     learned1, learned3 = [], []
     held_out_scores: list = []
     for seed in range(3):
         scores: list = [None] * len(queries)
         for fold in folds(len(queries), 10, seed):
             held = set(fold.tolist())
-            weights = fit([queries[i] for i in range(len(queries)) if i not in held], args.penalty)
+            left_out = {banked[i][0] for i in held}
+            weights = fit(
+                [with_bank(i, left_out) for i in range(len(queries)) if i not in held], args.penalty
+            )
             for i in fold:
-                scores[i] = queries[i][0] @ weights
+                scores[i] = with_bank(i, left_out)[0] @ weights
         held_out_scores = held_out_scores or scores
         top1, top3 = tops(queries, scores)
         learned1.append(top1)
         learned3.append(top3)
+    queries = [with_bank(i, set()) for i in range(len(queries))]
     base1, base3 = tops(queries, blends)
     cv1, cv3 = float(np.mean(learned1)), float(np.mean(learned3))
     print(f"  hand-set blend:                     top-1 {base1:.1%}  top-3 {base3:.1%}")
@@ -312,7 +346,13 @@ def main() -> int:
             continue  # answered by the words alone, where the hand-set threshold decides
         vectors_for[results.searched] = mapped(encoder.encode([results.searched]), final_map)[0]
         candidates = search.search(query=item["q"], limit=10).candidates
-        scores = np.array(rerank.features(candidates)) @ weights
+        x = np.array(rerank.features(candidates))
+        likeness_to = questions @ encoder.encode([results.searched])[0]
+        x[:, ASKED_BEFORE] = [
+            max((likeness_to[j] for j in answering.get(ref[url[c.entry_id]], [])), default=0.0)
+            for c in candidates
+        ]
+        scores = x @ weights
         best = candidates[int(np.argsort(-scores, kind="stable")[0])]
         like = likeness(results.searched, int(tenth[index]))
         rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words, like))
@@ -374,7 +414,15 @@ def main() -> int:
     for name, weight in sorted(zip(rerank.FEATURES, ranker.weights, strict=True), key=lambda p: -abs(p[1])):
         print(f"    {name:22s} {weight:+.4f}")
     if not args.dry_run:
-        semantic.QueryAdapter(final_map, encoder.key, memory).save(semantic.ADAPTER_FILE)
+        pairs = [(address, index) for address, indices in answering.items() for index in indices]
+        semantic.QueryAdapter(
+            final_map,
+            encoder.key,
+            memory,
+            questions.astype(np.float32),
+            tuple(address for address, _ in pairs),
+            np.array([index for _, index in pairs], dtype=np.int32),
+        ).save(semantic.ADAPTER_FILE)
         OUT.write_text(json.dumps(ranker.to_json(), indent=2) + "\n")
         print(f"wrote {semantic.ADAPTER_FILE.relative_to(ROOT)} and {OUT.relative_to(ROOT)}")
     return 0

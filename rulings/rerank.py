@@ -4,7 +4,8 @@ When the embedding model is on, a question's candidates are the entries its word
 nearest to it in meaning. Each candidate is described by what both retrievers say of it (the model's cosine
 and rank, the words' score and rank, the share of the query it holds) and by what kind of entry it is (a
 rule, an example, a glossary term, a card ruling, ...; which game; how it sits among the other candidates:
-its rule or its examples also close in meaning). The score is a weighted sum of those features.
+its rule or its examples also close in meaning), and by how like the question is to a tuning question
+the entry answers (judges meet the same situations again). The score is a weighted sum of those features.
 
 The weights are not written by hand: ``bench/train_rulings_ranker.py`` fits them on the tuning half of the
 judges' queries (``bench/rulings_queries_tuning.json``) and writes ``rulings/ranker.json``; the reported half
@@ -62,6 +63,7 @@ FEATURES = (
     "length",  # log(1 + the entry's words)
     "titled",  # has a title of its own (a glossary term, a passage heading), not only a number
     "about_a_card",
+    "asked_before",  # the cosine of the nearest tuning question this entry answers (QueryAdapter), else 0
 )
 
 
@@ -84,6 +86,7 @@ class Candidate:
     parent: int | None = None
     children: tuple[int, ...] = ()
     plain_cosine: float = 0.0
+    asked_before: float = 0.0  # how like the question is to the nearest tuning question this entry answers
 
 
 def features(candidates: Sequence[Candidate]) -> list[list[float]]:
@@ -116,6 +119,7 @@ def features(candidates: Sequence[Candidate]) -> list[list[float]]:
             math.log1p(c.length),
             float(c.titled),
             float(c.about_a_card),
+            c.asked_before,
         ]
         rows.append(row)
     return rows

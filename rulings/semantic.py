@@ -458,11 +458,37 @@ class QueryAdapter:
     The same file keeps the tuning half's questions that nothing in the documents answers, as the model
     reads them (``unanswered``): a question much like them (sleeves, a banned list, tiebreakers) is likely
     unanswered too, which the learned "nothing found" gate weighs (``like_unanswered``).
+
+    It also keeps the tuning half's answered questions (``answered``, as the model reads them) with the
+    entries that answer them (``answer_refs``: "document-slug/entry-key", one per pair; ``answer_of``: the
+    question each pair belongs to). A new question much like one of them is likely answered by the same
+    entry, which the ranking weighs (``asked_before``).
     """
 
     matrix: np.ndarray  # (dims, dims), float32
     encoder_key: str
     unanswered: np.ndarray | None = None  # (questions, dims), unit rows, float32
+    answered: np.ndarray | None = None  # (questions, dims), unit rows, float32
+    answer_refs: tuple[str, ...] = ()  # per (question, entry) pair: the entry, "document-slug/entry-key"
+    answer_of: np.ndarray | None = None  # per pair: the row of ``answered`` it belongs to, int
+
+    def asked_before(self, vector: np.ndarray) -> dict[str, float]:
+        """For each entry that answers a kept question: the highest cosine of ``vector`` (as the model gives
+        it) to the questions it answers. Empty when the file keeps none."""
+        import numpy as np
+
+        if self.answered is None or self.answer_of is None or not len(self.answer_refs):
+            return {}
+        vector = np.asarray(vector, dtype=np.float32)
+        norm = float(np.linalg.norm(vector))
+        if norm == 0:
+            return {}
+        cosines = (self.answered @ (vector / norm))[self.answer_of]
+        best: dict[str, float] = {}
+        for ref, cosine in zip(self.answer_refs, cosines.tolist(), strict=True):
+            if cosine > best.get(ref, -1.0):
+                best[ref] = cosine
+        return best
 
     def like_unanswered(self, vector: np.ndarray) -> float | None:
         """The mean cosine of ``vector`` (as the model gives it) to its UNANSWERED_NEAREST nearest
@@ -491,6 +517,12 @@ class QueryAdapter:
 
         with open(path, "wb") as handle:
             extra = {} if self.unanswered is None else {"unanswered": self.unanswered.astype(np.float16)}
+            if self.answered is not None and self.answer_of is not None:
+                extra |= {
+                    "answered": self.answered.astype(np.float16),
+                    "answer_refs": np.array(self.answer_refs, dtype=str),
+                    "answer_of": np.asarray(self.answer_of, dtype=np.int32),
+                }
             np.savez_compressed(
                 handle, matrix=self.matrix.astype(np.float16), encoder_key=np.array(self.encoder_key), **extra
             )
@@ -509,7 +541,13 @@ class QueryAdapter:
                     if "unanswered" in data
                     else None
                 )
-        except (OSError, ValueError, KeyError):
+                answered = answer_of = None
+                refs: tuple[str, ...] = ()
+                if {"answered", "answer_refs", "answer_of"} <= set(data.files):
+                    answered = np.ascontiguousarray(data["answered"], dtype=np.float32)
+                    refs = tuple(str(ref) for ref in data["answer_refs"].tolist())
+                    answer_of = np.asarray(data["answer_of"], dtype=np.int64)
+        except (OSError, ValueError, KeyError, TypeError):
             return None
         # The model's key covers its configuration, so a map fitted for it has its dimensions.
         square = matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1]
@@ -521,7 +559,15 @@ class QueryAdapter:
             or not np.isfinite(unanswered).all()
         ):
             unanswered = None  # the map still serves; the gate then falls back (rulings.search)
-        return cls(matrix, key, unanswered)
+        if answered is not None and (
+            answered.ndim != 2
+            or answered.shape[1] != matrix.shape[0]
+            or not np.isfinite(answered).all()
+            or answer_of.shape != (len(refs),)
+            or (len(refs) and not 0 <= int(answer_of.min()) <= int(answer_of.max()) < len(answered))
+        ):
+            answered, refs, answer_of = None, (), None  # the ranking then reads no past question
+        return cls(matrix, key, unanswered, answered, refs, answer_of)
 
 
 @functools.cache
@@ -542,6 +588,13 @@ def like_unanswered(encoder: Encoder, vector: np.ndarray) -> float | None:
     nothing answers (``QueryAdapter.like_unanswered``); None without them."""
     adapter = _adapter_for(encoder.key, str(ADAPTER_FILE))
     return adapter.like_unanswered(vector) if adapter is not None else None
+
+
+def asked_before(encoder: Encoder, vector: np.ndarray) -> dict[str, float]:
+    """Per entry ("document-slug/entry-key") that answers one of the tuning half's questions: how like the
+    nearest of them a question (its vector as the model gives it) is (``QueryAdapter.asked_before``)."""
+    adapter = _adapter_for(encoder.key, str(ADAPTER_FILE))
+    return adapter.asked_before(vector) if adapter is not None else {}
 
 
 def question_vectors(encoder: Encoder, text: str) -> tuple[np.ndarray, np.ndarray]:

@@ -336,6 +336,11 @@ def _candidates(
     ids = [pk for pk in {*words_rank, *meaning_rank} if cat.entry(pk) is not None]
     cosine = {**meaning.cosines([pk for pk in ids if pk not in meaning.nearest]), **meaning.nearest}
     plain = meaning.cosines(ids, plain=True)
+    before = (
+        cat.by_address(semantic.asked_before(semantic.load(), meaning.plain))
+        if meaning.plain is not None
+        else {}
+    )
     out = []
     for pk in sorted(ids):
         entry = cat.entry(pk)
@@ -357,6 +362,7 @@ def _candidates(
                 about_a_card=entry.about_a_card,
                 parent=data.parents.get(pk),
                 children=tuple(data.children.get(pk, ())),
+                asked_before=before.get(pk, 0.0),
             )
         )
     return out

@@ -49,6 +49,7 @@ class DocumentData:
     words: Counter  # every word of the document (typo correction)
     stats: ranking.Statistics
     parents: dict[int, int]  # entry id → its parent's id
+    keys: dict[str, int]  # entry key (as in its address) → entry id
     document: Document  # the row a result shows with its entries, read once (is_current kept up to date)
 
 
@@ -112,6 +113,19 @@ class Catalogue:
                 return found
         return None
 
+    def by_address(self, refs: dict[str, float]) -> dict[int, float]:
+        """``refs`` ("document-slug/entry-key" → a value) for the current documents' entries, by entry id;
+        an address no current entry has is left out."""
+        slugs = {info.slug: document_id for document_id, info in self.documents.items() if info.is_current}
+        out: dict[int, float] = {}
+        for ref, value in refs.items():
+            slug, _, key = ref.partition("/")
+            document_id = slugs.get(slug)
+            pk = self.data[document_id].keys.get(key) if document_id is not None else None
+            if pk is not None:
+                out[pk] = value
+        return out
+
     def in_scope(self, *, game: str | None, document_id: int | None) -> list[int]:
         return [
             info.id
@@ -141,7 +155,7 @@ _CODE = Path(__file__).resolve().parent.parent
 _CODE_VERSION = hashlib.sha256(
     b"".join((_CODE / name).read_bytes() for name in ("query.py", "ranking.py", "search/compiled.py"))
 ).hexdigest()[:12]
-_PURE = ("entries", "names", "printed_names", "numbers", "children", "words", "stats", "parents")
+_PURE = ("entries", "names", "printed_names", "numbers", "children", "words", "stats", "parents", "keys")
 
 
 def _cache_path(key: tuple) -> Path:
@@ -212,6 +226,7 @@ def _compile_pure(document_id: int) -> dict:
         .order_by("order", "pk")
         .values_list(
             "pk",
+            "key",
             "kind",
             "order",
             "number",
@@ -234,8 +249,10 @@ def _compile_pure(document_id: int) -> dict:
     first_in_section: dict[int, int] = {}
     parents: dict[int, int] = {}
     by_number: dict[str, int] = {}
+    keys: dict[str, int] = {}
     for (
         pk,
+        key,
         kind,
         order,
         number,
@@ -248,6 +265,7 @@ def _compile_pure(document_id: int) -> dict:
         s_names,
         body,
     ) in rows:
+        keys[key] = pk
         card_names = [*cards.get(card_id, []), *(a for a, _ in aliases.get(card_id, []))] if card_id else []
         entries[pk] = ranking.index_entry(
             entry_id=pk,
@@ -306,6 +324,7 @@ def _compile_pure(document_id: int) -> dict:
         "words": words,
         "stats": stats,
         "parents": parents,
+        "keys": keys,
     }
 
 

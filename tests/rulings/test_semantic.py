@@ -430,6 +430,41 @@ def test_questions_are_ordered_by_the_learned_ranking_when_its_file_fits(invente
     assert all(c.cosine != 0.0 for c in ranked.candidates)  # the model's cosine, for every candidate
 
 
+def test_a_candidate_answering_a_question_asked_before_carries_its_likeness(invented, tmp_path, monkeypatch):
+    from rulings import rerank
+    from rulings import search as rulings_search
+    from rulings.models import Document, Entry
+
+    packaged_model()
+    question = "a player who concedes in the middle of the game"
+    with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
+        semantic.document_vectors(list(Document.objects.filter(is_current=True)), build=True)
+        monkeypatch.setattr(semantic, "ADAPTER_FILE", tmp_path / "none.npz")
+        by_cosine = tuple(1.0 if name == "cosine" else 0.0 for name in rerank.FEATURES)
+        monkeypatch.setattr(rulings_search, "_ranker", lambda key: rerank.Ranker(by_cosine, {}))
+        encoder = semantic.load()
+        first = rulings_search.search(query=question)
+        answer = Entry.objects.select_related("document").get(pk=first.candidates[-1].entry_id)
+        # The bank: this very question, answered by that entry (and an entry no document has).
+        path = tmp_path / "map.npz"
+        size = encoder.encode(["x"]).shape[1]
+        semantic.QueryAdapter(
+            np.eye(size, dtype=np.float32),
+            encoder.key,
+            None,
+            encoder.encode([first.searched]),
+            (f"{answer.document.slug}/{answer.key}", "no-such-document/9.999"),
+            np.array([0, 0]),
+        ).save(path)
+        monkeypatch.setattr(semantic, "ADAPTER_FILE", path)
+        semantic.reset()
+        again = rulings_search.search(query=question)
+    before = {c.entry_id: c.asked_before for c in again.candidates}
+    assert before[answer.pk] == pytest.approx(1.0, abs=1e-2)
+    assert all(value == 0.0 for pk, value in before.items() if pk != answer.pk)
+    assert all(c.asked_before == 0.0 for c in first.candidates)  # no file, no questions asked before
+
+
 def test_the_learned_gate_decides_whether_a_question_is_answered(invented, tmp_path, monkeypatch):
     from rulings import query as q
     from rulings import rerank
@@ -548,6 +583,44 @@ def test_a_map_file_without_usable_unanswered_questions_keeps_the_map_only(tmp_p
     assert loaded is not None and loaded.unanswered is None  # vectors of another size
 
 
+def test_the_map_file_keeps_answered_questions_and_says_how_like_them_a_question_is(tmp_path):
+    encoder = HashingEncoder()
+    answered = encoder.encode(["player conceded mid game", "time called extra turns", "who goes first"])
+    # Question 0 is answered by two entries, question 1 by one of the same, question 2 by another.
+    refs = ("rules/9.030", "rules/9.031", "rules/9.030", "rules/9.020")
+    path = tmp_path / "map.npz"
+    semantic.QueryAdapter(
+        np.eye(64, dtype=np.float32), encoder.key, None, answered, refs, np.array([0, 0, 1, 2])
+    ).save(path)
+    loaded = semantic.QueryAdapter.load(path, encoder)
+    assert loaded is not None and loaded.answer_refs == refs
+    vector = encoder.encode(["a player conceded in the middle of the game"])[0]
+    cosines = answered @ vector
+    near = loaded.asked_before(vector * 3)  # any length: it is normalised
+    assert set(near) == {"rules/9.030", "rules/9.031", "rules/9.020"}
+    assert near["rules/9.030"] == pytest.approx(max(cosines[0], cosines[1]), abs=1e-3)  # the nearer of two
+    assert near["rules/9.031"] == pytest.approx(cosines[0], abs=1e-3)
+    assert near["rules/9.020"] == pytest.approx(cosines[2], abs=1e-3)
+    assert loaded.asked_before(np.zeros(64)) == {}
+
+
+def test_a_map_file_without_usable_answered_questions_keeps_the_map_only(tmp_path):
+    encoder = HashingEncoder()
+    path = tmp_path / "map.npz"
+    semantic.QueryAdapter(np.eye(64, dtype=np.float32), encoder.key).save(path)
+    assert semantic.QueryAdapter.load(path, encoder).asked_before(np.ones(64)) == {}
+    answered = encoder.encode(["player conceded", "time called"])
+    for vectors, pairs in (
+        (np.ones((2, 32), np.float32), [0, 1]),  # vectors of another size
+        (answered, [0, 2]),  # a pair for a question the file does not keep
+    ):
+        semantic.QueryAdapter(
+            np.eye(64, dtype=np.float32), encoder.key, None, vectors, ("a/1", "b/2"), np.array(pairs)
+        ).save(path)
+        loaded = semantic.QueryAdapter.load(path, encoder)
+        assert loaded is not None and loaded.answered is None and loaded.asked_before(np.ones(64)) == {}
+
+
 def test_a_question_map_for_another_model_or_a_broken_file_is_not_used(tmp_path):
     encoder = HashingEncoder()
     path = tmp_path / "map.npz"
@@ -589,3 +662,4 @@ def test_the_shipped_question_map_fits_the_packaged_model(tmp_path):
         adapter = semantic.QueryAdapter.load(semantic.ADAPTER_FILE, encoder)
     assert adapter is not None, "rulings/query_adapter.npz is stale: run bench/train_rulings_ranker.py"
     assert adapter.matrix.shape == (384, 384)
+    assert adapter.answered is not None and adapter.answered.shape[1] == 384 and adapter.answer_refs
