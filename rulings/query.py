@@ -290,7 +290,9 @@ _NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[#§]?\s*(\d{1,3})\.(\d{1,3})([a-z]?)(?
 _SECTION = re.compile(r"^\s*(?:rules?\s*|section\s*)?(\d{1,3})\.(?:0{1,3})?\s*$", re.IGNORECASE)
 _WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)
 # Words around a rule number that ask for nothing else: "rule 9.22", "what does 10.51 say".
-NUMBER_FILLER = frozenset({"rule", "rules", "section", "number", "no", "say", "says", "see", "read", "check"})
+NUMBER_FILLER = frozenset(
+    {"rule", "rules", "section", "sec", "step", "number", "no", "say", "says", "see", "read", "check"}
+)
 
 
 @dataclass(frozen=True)
@@ -348,6 +350,15 @@ _GAME_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("overpower", re.compile(r"\b(?:in\s+|for\s+)?over\s*-?\s*power\b", re.I)),
+    # "OP", as players shorten it, names the game where a bare "vs" does (first, last, after "in"/"for");
+    # never inside a word ("co-op") or as "opp" (the opponent).
+    (
+        "overpower",
+        re.compile(
+            r"^\s*op\.?(?=[\s:,]|$)|(?:^|\s)(?:(?:in|for)\s+)?op\.?\s*[?!.]*\s*$|(?:^|\s)(?:in|for)\s+op\b",
+            re.I,
+        ),
+    ),
     (
         "dcdb",
         re.compile(

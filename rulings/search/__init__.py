@@ -4,8 +4,9 @@
 the game it names, rule numbers in any printed form, its terms) and answers in this order:
 
 1. a rule number ("9.020", "12.05" → 12.050, "9.22" → 9.022, "408.2a") is looked up in every game in
-   scope and jumps straight to the rule, with its examples and sub-rules; a number that exists nowhere
-   says so and offers the nearest numbers that exist;
+   scope and jumps straight to the rule, with its examples and sub-rules (a number typed with the title of
+   a numbered section, "2.3 ending the battle", goes to that section in whichever game prints it); a
+   number that exists nowhere says so and offers the nearest numbers that exist;
 2. exact names (card names and aliases, glossary terms, keywords, section titles) rank first;
 3. full text (``backends``): the entries with every word, or when too few, those missing one word and
    those with any; ``rulings.ranking`` orders them the same way on every database;
@@ -227,10 +228,25 @@ def _find(
 # --- answering ------------------------------------------------------------------------------------
 
 
+def _section_titled(parsed: q.Query, document_ids: list[int]) -> Section | None:
+    """A section printed with one of the query's numbers whose title the query's other words say in full."""
+    said = set(q.words(parsed.searched))
+    for section in Section.objects.filter(
+        document_id__in=document_ids, number__in=parsed.numbers
+    ).select_related("document", "document__game"):
+        title = {word for word in q.words(section.title) if word not in q.STOPWORDS}
+        if title and title <= said:
+            return section
+    return None
+
+
 def _number_results(
     text: str, parsed: q.Query, cat: Catalogue, document_ids: list[int], limit: int
 ) -> Results:
     found = _by_number(parsed.numbers, cat, document_ids)[:limit]
+    named = None if parsed.only_number else _section_titled(parsed, document_ids)
+    if named is not None:
+        found = []  # "2.3 ending the battle": the words name OverPower's step 2.3, not DCDB's rule 2.030
     if found:
         children = {pk: cat.data[cat.entry(pk).document_id].children.get(pk, []) for pk in found}
         loaded = _load([*found, *(c for ids in children.values() for c in ids)], cat)
@@ -246,7 +262,7 @@ def _number_results(
             if pk in loaded
         ]
         return Results(query=text, hits=hits, kind="number", searched=parsed.searched)
-    section = (
+    section = named or (
         Section.objects.filter(document_id__in=document_ids, number__in=parsed.numbers)
         .select_related("document", "document__game")
         .first()

@@ -43,6 +43,10 @@ def test_a_number_with_other_words_searches_both():
         ("team attack shared affiliation vs", "vs", "team attack shared affiliation"),
         ("vs: can a stunned character attack", "vs", "can a stunned character attack"),
         ("can i attack a stunned character in vs?", "vs", "can i attack a stunned character"),
+        ("op min deck size", "overpower", "min deck size"),
+        ("OP: who wins a tie", "overpower", "who wins a tie"),
+        ("1.3 hand management op", "overpower", "hand management"),
+        ("in op can teammates both follow up", "overpower", "can teammates both follow up"),
     ],
 )
 def test_a_game_named_in_the_query_narrows_it_and_leaves_the_words(typed, game, searched):
@@ -61,6 +65,11 @@ def test_vs_between_two_words_is_versus_not_the_game():
 def test_a_rule_number_after_a_bare_vs_is_looked_up_in_vs_system():
     query = parse("vs rule 809.3")
     assert (query.game, query.numbers, query.only_number) == ("vs", ("809.3",), True)
+
+
+@pytest.mark.parametrize("typed", ["can we all play co-op against the villains", "opp drew two extra cards"])
+def test_op_inside_a_word_or_opp_is_not_overpower(typed):
+    assert parse(typed).game is None
 
 
 def test_two_games_named_narrow_to_neither():

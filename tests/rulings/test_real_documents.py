@@ -85,6 +85,16 @@ def test_real_queries_find_the_rule_first(real_rulings, query, source, number):
     assert (entry.document.source_file[:3], entry.number) == (source, number)
 
 
+@pytest.mark.parametrize("query", ["2.3 ending the battle", "op step 2.3", "overpower 2.3"])
+def test_an_overpower_step_number_with_its_title_or_the_game_finds_the_step(real_rulings, query):
+    results = search(query=query)
+    assert (results.hits[0].game, results.section.number) == ("overpower", "2.3")
+
+
+def test_a_bare_short_number_stays_the_dcdb_rule(real_rulings):
+    assert search(query="2.3").hits[0].entry.number == "2.030"
+
+
 def test_a_misspelled_real_card_is_rewritten(real_rulings):
     results = search(query="deathstrom")
     assert (results.corrected, results.hits[0].entry.title) == ([("deathstrom", "deathstorm")], "Deathstorm")
@@ -110,7 +120,8 @@ def test_questions_find_the_rule_first(real_rulings, query, source, number):
 
 
 @pytest.mark.parametrize(
-    "query", ["Killer Frots", "SV FAA no active player", "what does defeat mean", "12.05"]
+    "query",
+    ["Killer Frots", "SV FAA no active player", "what does defeat mean", "12.05", "9.022 extra turns"],
 )
 def test_real_searches_run_at_most_six_queries(real_rulings, django_assert_max_num_queries, query):
     search(query=query)
