@@ -13,8 +13,12 @@ search answers with the embedding model (questions of three words or more):
    of the accepted candidates among each query's candidates, with an L2 penalty on standardised features;
 3. the gate (``rulings.rerank.Gate``, in the same file): a logistic regression of "the question has an
    answer" on its best candidate's cosine, the share of the query it holds, the share of the query's words
-   no document uses and how like it is to the tuning questions nothing answers (their vectors are kept in
-   the map's file), fitted on the tuning questions with an answer and those without.
+   no document uses, how like it is to the tuning questions nothing answers (their vectors are kept in
+   the map's file) and to an answered one whose answer is among its candidates, fitted on the tuning
+   questions with an answer and those without.
+
+The model reads each question with its shorthand spelled out (``rulings.query.model_text``), as the search
+gives it.
 
 One of the ranking's features is how like the question is to a tuning question the candidate answers
 (``asked_before``): the answered questions are kept in the map's file with their entries, and a question is
@@ -32,6 +36,7 @@ Needs scipy (``requirements-dev.txt``) and the packaged model (``requirements-mo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -235,7 +240,7 @@ def main() -> int:
         results = search.search(query=item["q"], limit=10)
         rows = [row_of[u] for u in item["accept"] if u in row_of]
         if results.candidates and rows:
-            asked.append((item, results.searched, rows))
+            asked.append((item, q.model_text(results.searched), rows))
     questions = encoder.encode([searched for _, searched, _ in asked])
     accepted = [rows for _, _, rows in asked]
     print(f"{len(asked)} tuning questions answered with the model")
@@ -295,6 +300,7 @@ def main() -> int:
 
     learned1, learned3 = [], []
     held_out_scores: list = []
+    held_out_bank: dict[int, np.ndarray] = {}
     for seed in range(3):
         scores: list = [None] * len(queries)
         for fold in folds(len(queries), 10, seed):
@@ -304,7 +310,10 @@ def main() -> int:
                 [with_bank(i, left_out) for i in range(len(queries)) if i not in held], args.penalty
             )
             for i in fold:
-                scores[i] = with_bank(i, left_out)[0] @ weights
+                x = with_bank(i, left_out)[0]
+                scores[i] = x @ weights
+                if seed == 0:  # the candidates as the gate meets them: "asked before" without the fold
+                    held_out_bank[i] = x[:, ASKED_BEFORE]
         held_out_scores = held_out_scores or scores
         top1, top3 = tops(queries, scores)
         learned1.append(top1)
@@ -325,7 +334,7 @@ def main() -> int:
     # The questions nothing answers, as the model reads them (the search's corrected text): kept with the
     # map, for the gate's ``like_unanswered``. An unanswered question is compared only with those outside
     # its own tenth, as a new question never finds itself there.
-    memory_texts = [search.search(query=item["q"], limit=10).searched for item in unanswered]
+    memory_texts = [q.model_text(search.search(query=item["q"], limit=10).searched) for item in unanswered]
     memory = encoder.encode(memory_texts).astype(np.float32)
     memory /= np.maximum(np.linalg.norm(memory, axis=1, keepdims=True), 1e-12)
     tenth = np.random.default_rng(0).permutation(len(memory)) % 10
@@ -336,26 +345,37 @@ def main() -> int:
         return 0.0 if value is None else value
 
     rows, labels = [], []
-    for (item, candidates, searched), scores in zip(found, held_out_scores, strict=True):
+
+    def banked(candidates, values) -> list:
+        return [
+            dataclasses.replace(c, asked_before=float(v)) for c, v in zip(candidates, values, strict=True)
+        ]
+
+    for i, ((item, candidates, searched), scores) in enumerate(zip(found, held_out_scores, strict=True)):
+        candidates = banked(candidates, held_out_bank[i])
         best = candidates[int(np.argsort(-scores, kind="stable")[0])]
-        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words, likeness(searched)))
+        rows.append(
+            search.gate_values(q.parse(item["q"]), best, vocabulary.words, likeness(searched), candidates)
+        )
         labels.append(1.0)
     for index, item in enumerate(unanswered):
         results = search.search(query=item["q"], limit=10)
         if not results.candidates:
             continue  # answered by the words alone, where the hand-set threshold decides
-        vectors_for[results.searched] = mapped(encoder.encode([results.searched]), final_map)[0]
+        read = q.model_text(results.searched)  # the question as the model reads it
+        vectors_for[read] = mapped(encoder.encode([read]), final_map)[0]
         candidates = search.search(query=item["q"], limit=10).candidates
         x = np.array(rerank.features(candidates))
-        likeness_to = questions @ encoder.encode([results.searched])[0]
+        likeness_to = questions @ encoder.encode([read])[0]
         x[:, ASKED_BEFORE] = [
             max((likeness_to[j] for j in answering.get(ref[url[c.entry_id]], [])), default=0.0)
             for c in candidates
         ]
         scores = x @ weights
+        candidates = banked(candidates, x[:, ASKED_BEFORE])
         best = candidates[int(np.argsort(-scores, kind="stable")[0])]
-        like = likeness(results.searched, int(tenth[index]))
-        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words, like))
+        like = likeness(read, int(tenth[index]))
+        rows.append(search.gate_values(q.parse(item["q"]), best, vocabulary.words, like, candidates))
         labels.append(0.0)
     gate_x, gate_y = np.array(rows), np.array(labels)
     held_out = np.zeros(len(gate_y))
@@ -365,7 +385,7 @@ def main() -> int:
     hand_set = np.array(
         [
             coverage >= search.MEANING_COVERS or cosine >= search.MEANING_ANSWERS
-            for cosine, coverage, _, _ in rows
+            for cosine, coverage, *_ in rows
         ]
     )
     learned = held_out >= GATE_THRESHOLD

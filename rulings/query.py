@@ -630,6 +630,46 @@ def normalised(text: str) -> str:
     return normalise(fold(text))
 
 
+# What the embedding model reads for shorthand: the words it stands for, since it learned English, not
+# judges' chat. Only shorthand that is never a word or a name on its own ("im" is "I'm", "ms" Ms. Marvel,
+# "gl" Green Lantern; "ko" stays: "KO'd" is how the documents print it).
+MODEL_SHORTHAND: dict[str, str] = {
+    **{key: ABBREVIATIONS[key][0] for key in ("mc", "mcs", "sv", "svs", "faa", "vp", "eot", "eog", "dq")},
+    **{key: ABBREVIATIONS[key][0] for key in ("lu", "ueob", "ueog")},
+    "ppl": "people",
+    "opp": "opponent",
+    "opps": "opponents",
+    "oppo": "opponent",
+    "abt": "about",
+    "rnd": "round",
+    "rnds": "rounds",
+    "ur": "your",
+    "b4": "before",
+    "bc": "because",
+    "cuz": "because",
+    "thru": "through",
+    "tho": "though",
+    "dmg": "damage",
+    "char": "character",
+    "chars": "characters",
+    "pts": "points",
+    "w/": "with",
+    "w/o": "without",
+}
+_SHORTHAND = re.compile(
+    r"(?<![\w'])("
+    + "|".join(sorted(map(re.escape, MODEL_SHORTHAND), key=len, reverse=True))
+    + r")(?=$|[^\w']|'s\b)",
+    re.I,
+)
+
+
+def model_text(text: str) -> str:
+    """The query as the embedding model reads it: shorthand spelled out ('opp drew 2 extra, dq?' → 'opponent
+    drew 2 extra, disqualification?'); everything else as typed."""
+    return _SHORTHAND.sub(lambda match: MODEL_SHORTHAND[match.group(1).lower()], text)
+
+
 def expand_abbreviations(text: str) -> str:
     """'SV FAA' → 'super villain first appearance attack' (first expansion of each abbreviation)."""
     return " ".join(ABBREVIATIONS[w][0] if w in ABBREVIATIONS else w for w in words(text))

@@ -130,6 +130,7 @@ GATE_FEATURES = (
     "coverage",  # the share of the query (by word weight) it holds
     "foreign_words",  # the share of the query's words that no document uses ("sleeves", "prize money")
     "like_unanswered",  # how near the question is to tuning questions nothing answers (QueryAdapter)
+    "asked_before",  # the highest ``asked_before`` among its candidates: like an answered tuning question
 )
 
 

@@ -15,8 +15,9 @@ the game it names, rule numbers in any printed form, its terms) and answers in t
 5. when the best entry holds too little of what the query asks, the answer is "nothing found", with the
    closest entries offered rather than shown as answers. For a question the model reads, the learned gate
    decides (``rerank.Gate``, in the ranking's file): from the best entry's cosine, the share of the query
-   it holds, the share of the query's words that no document uses, and how like the question is to the
-   tuning questions nothing answers (kept with the question map). Else the hand-set thresholds do.
+   it holds, the share of the query's words that no document uses (nor what they stand for), how like the
+   question is to the tuning questions nothing answers, and to an answered one whose answer is among its
+   candidates (both kept with the question map). Else the hand-set thresholds do.
 
 The scope (one policy for the page, the command and the API): a document or a game the judge chose; else
 the game the query names ("… vs system"); else every game, the toolkit's own game (DCDB) preferred by a
@@ -385,14 +386,25 @@ def _candidates(
 
 
 def gate_values(
-    query: q.Query, best: rerank.Candidate, document_words, like_unanswered: float
+    query: q.Query,
+    best: rerank.Candidate,
+    document_words,
+    like_unanswered: float,
+    candidates: list[rerank.Candidate],
 ) -> tuple[float, float, float, float]:
     """What the learned gate (``rerank.Gate``, ``GATE_FEATURES``) reads of a question and its best
     candidate: the candidate's cosine and the share of the query it holds, the share of the query's words no
-    document uses, and how like the tuning half's unanswered questions it is (``semantic.like_unanswered``)."""
-    words = [term.word for term in query.terms if not term.optional and " " not in term.word]
-    foreign = sum(1 for word in words if word not in document_words) / max(1, len(words))
-    return (best.cosine, best.coverage, foreign, like_unanswered)
+    document uses (nor what they stand for), how like the tuning half's unanswered questions it is
+    (``semantic.like_unanswered``), and how like an answered one whose answer is among its candidates."""
+    terms = [term for term in query.terms if not term.optional and " " not in term.word]
+
+    def known(term: q.Term) -> bool:  # the word, or what it stands for ("ppl": players), is in a document
+        said = (term.word, *term.alternatives, q.MODEL_SHORTHAND.get(term.word, ""))
+        return any(word in document_words for text in said for word in q.words(text))
+
+    foreign = sum(1 for term in terms if not known(term)) / max(1, len(terms))
+    asked_before = max((c.asked_before for c in candidates), default=0.0)
+    return (best.cosine, best.coverage, foreign, like_unanswered, asked_before)
 
 
 def _blended(
@@ -467,7 +479,7 @@ def _word_results(
     chosen: list[tuple[int, float, str]] = [(pk, 1000.0, "name") for pk in found.named]
     model = ranker = None
     if not found.named and len(parsed.words) >= MEANING_WORDS:
-        model = _nearest_in_meaning(searched.searched, cat, document_ids, priors)
+        model = _nearest_in_meaning(q.model_text(searched.searched), cat, document_ids, priors)
     meaning = model.nearest if model else {}
     covers: dict[int, float] = {}
     candidates: list[rerank.Candidate] = []
@@ -494,7 +506,9 @@ def _word_results(
         if candidates and ranker.gate is not None and likeness is not None:
             # The learned gate decides, from the question and its best candidate.
             best_candidate = next(c for c in candidates if c.entry_id == chosen[0][0])
-            answers = ranker.gate.answers(gate_values(parsed, best_candidate, vocab.words, likeness))
+            answers = ranker.gate.answers(
+                gate_values(parsed, best_candidate, vocab.words, likeness, candidates)
+            )
         else:
             answers = best is not None and (
                 (meaning and covers.get(best.entry_id, 0.0) >= MEANING_COVERS)

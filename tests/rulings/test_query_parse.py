@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.query import parse
+from rulings.query import model_text, parse
 
 
 @pytest.mark.parametrize(
@@ -84,3 +84,21 @@ def test_an_everyday_word_also_searches_the_documents_word():
 def test_a_correction_replaces_the_word_and_says_so():
     query = parse("gadgetmn rules").with_correction({"gadgetmn": "gadgetman"})
     assert (query.searched, query.corrected) == ("gadgetman rules", (("gadgetmn", "gadgetman"),))
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("opp drew 2 extra, dq?", "opponent drew 2 extra, disqualification?"),
+        ("24 ppl how many rnds", "24 people how many rounds"),
+        ("SV FAA no active player", "super villain first appearance attack no active player"),
+        ("the opp's card", "the opponent's card"),
+    ],
+)
+def test_the_model_reads_shorthand_spelled_out(typed, read):
+    assert model_text(typed) == read
+
+
+@pytest.mark.parametrize("typed", ["im playing two heroes", "ms marvel", "ko'd character", "co-op"])
+def test_the_model_reads_words_and_names_as_typed(typed):
+    assert model_text(typed) == typed

@@ -131,20 +131,21 @@ def gate(**named):
 
 
 def test_the_gate_answers_when_the_probability_reaches_its_threshold():
-    closeness = gate(cosine=10.0, foreign_words=-4.0, like_unanswered=-6.0, bias=-5.0)
-    assert closeness.probability((0.5, 0.0, 0.0, 0.0)) == pytest.approx(0.5)  # cosine 0.5, nothing else
-    assert closeness.answers((0.6, 0.0, 0.0, 0.0))
-    assert not closeness.answers((0.4, 0.0, 0.0, 0.0))
-    assert not closeness.answers((0.6, 0.0, 0.5, 0.0))  # half the words appear in no document
-    assert not closeness.answers((0.6, 0.0, 0.0, 0.5))  # much like questions nothing answers
-    assert closeness.probability((-100.0, 0.0, 0.0, 0.0)) == 0.0  # no overflow far below
+    closeness = gate(cosine=10.0, foreign_words=-4.0, like_unanswered=-6.0, asked_before=4.0, bias=-5.0)
+    assert closeness.probability((0.5, 0.0, 0.0, 0.0, 0.0)) == pytest.approx(0.5)  # cosine 0.5, nothing else
+    assert closeness.answers((0.6, 0.0, 0.0, 0.0, 0.0))
+    assert not closeness.answers((0.4, 0.0, 0.0, 0.0, 0.0))
+    assert not closeness.answers((0.6, 0.0, 0.5, 0.0, 0.0))  # half the words appear in no document
+    assert not closeness.answers((0.6, 0.0, 0.0, 0.5, 0.0))  # much like questions nothing answers
+    assert closeness.answers((0.4, 0.0, 0.0, 0.0, 0.5))  # much like a question answered before
+    assert closeness.probability((-100.0, 0.0, 0.0, 0.0, 0.0)) == 0.0  # no overflow far below
 
 
 def test_a_ranker_keeps_its_gate_through_its_file(tmp_path):
     with_gate = rerank.Ranker(
         weights(cosine=1.0),
         {"trained_on": "tuning"},
-        rerank.Gate((9.0, 1.0, -3.0, -2.0), -4.0, 0.5, {"questions": 9}),
+        rerank.Gate((9.0, 1.0, -3.0, -2.0, 1.0), -4.0, 0.5, {"questions": 9}),
     )
     path = tmp_path / "ranker.json"
     path.write_text(json.dumps(with_gate.to_json()))
@@ -183,7 +184,7 @@ def test_the_shipped_gate_fits_and_refuses_less_than_the_hand_set_thresholds_it_
     figures = shipped.about
     assert figures["cross_validated"]["answered_refused"] < figures["hand_set"]["answered_refused"]
     assert figures["cross_validated"]["unanswered_refused"] >= figures["hand_set"]["unanswered_refused"]
-    # Closer in meaning answers more readily; words no document uses, or a question much like those nothing
-    # answers, make an answer less likely.
-    cosine, _, foreign, like_unanswered = shipped.weights
-    assert cosine > 0 > foreign and like_unanswered < 0
+    # Closer in meaning, or much like a question answered before, answers more readily; words no document
+    # uses, or a question much like those nothing answers, make an answer less likely.
+    cosine, _, foreign, like_unanswered, asked_before = shipped.weights
+    assert cosine > 0 > foreign and like_unanswered < 0 < asked_before

@@ -500,8 +500,10 @@ def test_the_learned_gate_decides_whether_a_question_is_answered(invented, tmp_p
     with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
         like = semantic.like_unanswered(semantic.load(), semantic.load().encode([question])[0])
     assert like is not None, "rulings/query_adapter.npz keeps no unanswered questions: run the trainer"
-    assert seen[-1] == pytest.approx(rulings_search.gate_values(q.parse(question), best, words, like))
+    expected = rulings_search.gate_values(q.parse(question), best, words, like, answered.candidates)
+    assert seen[-1] == pytest.approx(expected)
     assert seen[-1][:2] == (best.cosine, best.coverage)
+    assert seen[-1][4] == max(c.asked_before for c in answered.candidates)
 
 
 def test_gate_values_count_the_query_words_no_document_uses():
@@ -514,8 +516,45 @@ def test_gate_values_count_the_query_words_no_document_uses():
         kind="rule", game="dcdb", home=True, length=10, titled=False, about_a_card=False,
     )  # fmt: skip
     words = {"player", "concedes", "game"}
-    assert gate_values(q.parse("player concedes the game"), best, words, 0.3) == (0.4, 0.5, 0.0, 0.3)
-    assert gate_values(q.parse("player sleeves colour game"), best, words, 0.3)[2] == pytest.approx(0.5)
+    assert gate_values(q.parse("player concedes the game"), best, words, 0.3, [best]) == (
+        0.4,
+        0.5,
+        0.0,
+        0.3,
+        0.0,
+    )
+    assert gate_values(q.parse("player sleeves colour game"), best, words, 0.3, [best])[2] == pytest.approx(
+        0.5
+    )
+
+
+def test_a_word_the_documents_know_by_another_name_is_not_foreign_to_the_gate():
+    from rulings import query as q
+    from rulings import rerank
+    from rulings.search import gate_values
+
+    best = rerank.Candidate(
+        entry_id=1, cosine=0.4, meaning_rank=0, words_score=1.0, words_rank=0, coverage=0.5,
+        kind="rule", game="dcdb", home=True, length=10, titled=False, about_a_card=False,
+    )  # fmt: skip
+    words = {"players", "rounds", "how", "many"}
+    assert gate_values(q.parse("ppl how many rounds"), best, words, 0.3, [best])[2] == 0.0
+
+
+def test_the_gate_reads_the_likest_answered_question_among_the_candidates():
+    from rulings import query as q
+    from rulings import rerank
+    from rulings.search import gate_values
+
+    def candidate(pk, asked_before):
+        return rerank.Candidate(
+            entry_id=pk, cosine=0.4, meaning_rank=0, words_score=1.0, words_rank=0, coverage=0.5,
+            kind="rule", game="dcdb", home=True, length=10, titled=False, about_a_card=False,
+            asked_before=asked_before,
+        )  # fmt: skip
+
+    found = [candidate(1, 0.2), candidate(2, 0.7)]
+    assert gate_values(q.parse("player concedes"), found[0], {"player"}, 0.3, found)[4] == 0.7
 
 
 def test_without_a_usable_ranker_file_the_search_keeps_the_blend(tmp_path, monkeypatch, caplog):
