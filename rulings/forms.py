@@ -9,7 +9,8 @@ ALL_GAMES = "all"
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(required=False, max_length=200, label="Search the rules")
+    # A judge pastes a player's whole message at times (two to four sentences): the JSON command takes any length.
+    q = forms.CharField(required=False, max_length=500, label="Search the rules")
     game = forms.ChoiceField(required=False, label="Game")
     document = forms.ChoiceField(required=False, label="Document")
 

@@ -71,10 +71,10 @@ def test_nothing_in_the_chosen_game_widens_to_every_game_and_says_so(client, inv
 
 
 def test_a_search_that_is_too_long_says_so(client, invented):
-    response = client.get("/rulings/", {"q": "x" * 250})
+    response = client.get("/rulings/", {"q": "x" * 550})
     assert response.status_code == 200
     assert (
-        "A search is at most 200 characters (this one has 250): try fewer words." in response.content.decode()
+        "A search is at most 500 characters (this one has 550): try fewer words." in response.content.decode()
     )
 
 
