@@ -434,7 +434,7 @@ class Query:
         return replace(
             self,
             searched=searched,
-            terms=tuple(terms(searched)),
+            terms=tuple(terms(casual(searched))),
             corrected=tuple(corrections.items()),
         )
 
@@ -463,7 +463,7 @@ def parse(text: str) -> Query:
         game=game,
         numbers=tuple(numbers),
         only_number=only_number,
-        terms=tuple(terms(searched)),
+        terms=tuple(terms(casual(searched))),
         question=is_question(searched),
     )
 
@@ -571,17 +571,37 @@ def is_question(text: str) -> bool:
     return bool(found) and (found[0] in QUESTION_WORDS or text.strip().endswith("?"))
 
 
+# "IM" is Impossible Mode as the documents print it; typed otherwise, "im" is "I'm" (it meant that in
+# every judge's query with it: "im playing two heroes").
+_CASUAL_IM = re.compile(r"\b(?!IM\b)[Ii][Mm]\b")
+
+
+def casual(text: str) -> str:
+    """The query with a casual "im" read as "i'm"."""
+    return _CASUAL_IM.sub("i'm", text)
+
+
+ALSO_SEARCHED_WHOLE = 8  # a longer query shows only what was added ("SV, first appearance attack")
+
+
 def also_searched(text: str) -> str:
     """What the search adds to the query's abbreviations, for display: 'SV FAA' → 'super villain first
-    appearance attack'; 'negative victory points' → 'negative VP'."""
+    appearance attack'; 'negative victory points' → 'negative VP'; in a long query, only those words."""
     out: list[str] = []
-    for _, segment, abbreviation in _segments(words(text)):
+    added: list[str] = []
+    for _, segment, abbreviation in _segments(words(casual(text))):
         if abbreviation in DOCUMENT_ABBREVIATIONS:
             out.append(abbreviation.upper())
+            added.append(out[-1])
         elif abbreviation:
             out.extend(segment)
+        elif segment[0] in ABBREVIATIONS:
+            out.append(ABBREVIATIONS[segment[0]][0])
+            added.append(out[-1])
         else:
-            out.append(ABBREVIATIONS[segment[0]][0] if segment[0] in ABBREVIATIONS else segment[0])
+            out.append(segment[0])
+    if len(words(text)) > ALSO_SEARCHED_WHOLE:
+        return ", ".join(dict.fromkeys(added))
     return " ".join(out)
 
 

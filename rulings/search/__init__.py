@@ -545,7 +545,7 @@ def _word_results(
         kind="words",
         searched=searched.searched,
         corrected=list(corrections.items()),
-        expanded=expanded if expanded != " ".join(q.words(searched.searched)) else "",
+        expanded=expanded if expanded not in (" ".join(q.words(q.casual(searched.searched))), "") else "",
         not_found=not_found,
         closest=[loaded[pk] for pk in closest if pk in loaded],
         candidates=candidates,

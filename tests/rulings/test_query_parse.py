@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.query import model_text, parse
+from rulings.query import also_searched, model_text, parse
 
 
 @pytest.mark.parametrize(
@@ -102,3 +102,18 @@ def test_the_model_reads_shorthand_spelled_out(typed, read):
 @pytest.mark.parametrize("typed", ["im playing two heroes", "ms marvel", "ko'd character", "co-op"])
 def test_the_model_reads_words_and_names_as_typed(typed):
     assert model_text(typed) == typed
+
+
+def test_a_casual_im_is_i_am_not_impossible_mode():
+    assert "im" not in [term.word for term in parse("im playing with two heroes").terms]
+
+
+def test_im_in_capitals_is_impossible_mode():
+    (term, *_) = parse("IM villains").terms
+    assert "impossible mode" in term.alternatives
+
+
+def test_a_long_query_shows_only_what_the_search_added():
+    long = "ok so one of them just flipped a super villain and it attacks everyone, can i defend with this"
+    assert also_searched(long) == "SV"
+    assert also_searched("super villain ignores") == "SV ignores"
