@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from config.ratelimits import limit_search
@@ -41,9 +42,13 @@ def index(request: HttpRequest) -> HttpResponse:
         "games": games,
     }
     if request.htmx and request.htmx.target == "results":
-        return render(request, "rulings/_results.html", context)
-    context["documents"] = DocumentTable(documents)
-    return render(request, "rulings/index.html", context)
+        response = render(request, "rulings/_results.html", context)
+    else:
+        context["documents"] = DocumentTable(documents)
+        response = render(request, "rulings/index.html", context)
+    # The results alone and the whole page share an address: Back to it must never show the results alone.
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response
 
 
 @require_GET

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 from django_tables2.export import TableExport
 
@@ -180,8 +181,11 @@ def registrations(request: HttpRequest, event: Event) -> HttpResponse:
         "can_manage": can(request.user, event, "manage"),
     }
     if request.htmx and request.htmx.target == "registration-table":
-        return render(request, "tournaments/_registration_table.html", context)
-    return render(request, "tournaments/registrations.html", context)
+        response = render(request, "tournaments/_registration_table.html", context)
+    else:
+        response = render(request, "tournaments/registrations.html", context)
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))  # Back never shows the table alone
+    return response
 
 
 @event_staff_required("run")

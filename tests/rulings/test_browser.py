@@ -90,3 +90,21 @@ def test_the_filters_open_and_still_search(live_server, phone_page):
     page.select_option("#id_game", "dcdb")
     page.wait_for_url("**game=dcdb**")
     page.wait_for_selector(".rulings-hit")
+
+
+def test_back_from_an_opened_result_shows_the_whole_search_page(live_server, phone_page):
+    imported()
+    page = phone_page
+    page.goto(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/rulings/")
+    page.fill("#id_q", "flux")  # typed: htmx fetches the results alone, at the page's own address
+    page.wait_for_selector(".rulings-hit .hit-link")
+    page.wait_for_url("**q=flux**")
+    page.click(".rulings-hit .hit-link")
+    page.wait_for_selector("h1.entry-head")
+    page.go_back()
+    page.wait_for_selector(".rulings-hit")
+    assert page.locator("#id_q").input_value() == "flux"  # the page, not the results alone
+    assert page.locator("header, nav").count() > 0
+    page.go_back()  # typing added no steps: one Back leaves the search
+    assert page.url == f"{live_server.url}/"

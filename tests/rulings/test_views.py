@@ -197,3 +197,9 @@ def test_a_short_rule_number_says_how_it_was_read(client, invented):
     assert "Read as rule <strong>9.020</strong>" in body
     for as_printed in ("9.020", "9.000"):  # a rule as printed; a section, which lists its rules
         assert "Read as rule" not in client.get(reverse("rulings:index"), {"q": as_printed}).content.decode()
+
+
+def test_the_page_and_its_results_alone_vary_by_the_htmx_headers(client, invented):
+    for headers in ({}, {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}):
+        response = client.get("/rulings/", {"q": "9.020"}, **headers)
+        assert {"HX-Request", "HX-Target"} <= {v.strip() for v in response["Vary"].split(",")}
