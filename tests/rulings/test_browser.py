@@ -90,6 +90,9 @@ def test_the_filters_open_and_still_search(live_server, phone_page):
     page.select_option("#id_game", "dcdb")
     page.wait_for_url("**game=dcdb**")
     page.wait_for_selector(".rulings-hit")
+    # The summary line says what is searched now, not what the page first showed.
+    page.wait_for_function("document.querySelector('#rulings-scope').textContent.includes('only')")
+    assert page.inner_text("#rulings-scope").endswith("only · All current documents")
 
 
 def test_back_from_an_opened_result_shows_the_whole_search_page(live_server, phone_page):
