@@ -111,7 +111,9 @@ class CardAlias(models.Model):
 
 
 class Entry(models.Model):
-    KIND_CHOICES = [(kind, kind.replace("_", " ")) for kind in parsed.ENTRY_KINDS]
+    KIND_CHOICES = [
+        (kind, "FAQ" if kind == parsed.FAQ else kind.replace("_", " ")) for kind in parsed.ENTRY_KINDS
+    ]
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="entries")
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="entries")
     key = models.CharField(max_length=300)

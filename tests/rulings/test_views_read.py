@@ -198,7 +198,7 @@ def test_a_definition_does_not_repeat_its_term(client, glossaries):
 
 def test_the_dcdb_glossary_takes_the_titled_rules_of_its_definitions_section(client, glossaries):
     content = client.get(reverse("rulings:glossary", args=["dcdb"])).content.decode()
-    assert terms(content) == ["defeat", "Flux", "Ongoing"]  # Flux: 6.050 under "Keywords"
+    assert terms(content) == ["Defeat", "Flux", "Ongoing"]  # Flux: 6.050 under "Keywords"
     assert "Cards with Ongoing stay in play." in content and "Two Ongoings may share a name." in content
     assert "Nothing to define here" not in content
 
