@@ -203,3 +203,12 @@ def test_the_page_and_its_results_alone_vary_by_the_htmx_headers(client, invente
     for headers in ({}, {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}):
         response = client.get("/rulings/", {"q": "9.020"}, **headers)
         assert {"HX-Request", "HX-Target"} <= {v.strip() for v in response["Vary"].split(",")}
+
+
+def test_the_page_says_in_plain_words_how_it_matched(client, invented):
+    response = client.get(
+        "/rulings/", {"q": "gadgetman"}
+    )  # the tests search by words (RULINGS_EMBEDDINGS=off)
+    assert '<p class="muted small rulings-mode" title="words only">Matched by words only.</p>' in (
+        response.content.decode()
+    )
