@@ -679,7 +679,7 @@ MODEL_SHORTHAND: dict[str, str] = {
 _SHORTHAND = re.compile(
     r"(?<![\w'])("
     + "|".join(sorted(map(re.escape, MODEL_SHORTHAND), key=len, reverse=True))
-    + r")(?=$|[^\w']|'s\b)",
+    + r")(?:(?<=/)|(?=$|[^\w']|'s\b))",  # "w/two": a slash ends the shorthand itself
     re.I,
 )
 
@@ -687,7 +687,13 @@ _SHORTHAND = re.compile(
 def model_text(text: str) -> str:
     """The query as the embedding model reads it: shorthand spelled out ('opp drew 2 extra, dq?' → 'opponent
     drew 2 extra, disqualification?'); everything else as typed."""
-    return _SHORTHAND.sub(lambda match: MODEL_SHORTHAND[match.group(1).lower()], text)
+
+    def spelled(match: re.Match[str]) -> str:
+        word = MODEL_SHORTHAND[match.group(1).lower()]
+        glued = match.group(1).endswith("/") and text[match.end() : match.end() + 1].isalnum()
+        return word + " " if glued else word  # "w/two" → "with two"
+
+    return _SHORTHAND.sub(spelled, text)
 
 
 def expand_abbreviations(text: str) -> str:

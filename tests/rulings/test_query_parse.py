@@ -93,6 +93,7 @@ def test_a_correction_replaces_the_word_and_says_so():
         ("24 ppl how many rnds", "24 people how many rounds"),
         ("SV FAA no active player", "super villain first appearance attack no active player"),
         ("the opp's card", "the opponent's card"),
+        ("im playing w/two heroes", "im playing with two heroes"),
     ],
 )
 def test_the_model_reads_shorthand_spelled_out(typed, read):
