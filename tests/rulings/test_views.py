@@ -212,3 +212,15 @@ def test_the_page_says_in_plain_words_how_it_matched(client, invented):
     assert '<p class="muted small rulings-mode" title="words only">Matched by words only.</p>' in (
         response.content.decode()
     )
+
+
+def test_a_card_rulings_heading_names_its_card(client, invented):
+    response = client.get(permalink("card/main_deck/gadgetman/base/1"))
+    head = re.search(r'<h1 class="entry-head">(.*?)</h1>', response.content.decode(), re.S).group(1)
+    assert "Gadgetman" in head and "Base Set" in head
+
+
+def test_a_card_ruling_in_the_results_is_named_once_by_its_card(client, invented):
+    page = client.get("/rulings/", {"q": "gadgetman line-up hero"}).content.decode()
+    assert re.search(r'class="entry-label">Gadgetman <span class="muted">\(Base Set\)', page)
+    assert "ruling on" not in page
