@@ -39,6 +39,7 @@ class Reference:
     name_starts: tuple[int, ...] = ()  # TAG: where each candidate name starts in the text
     category: str = ""  # TAG: card category the tag implies ("" when it does not say)
     set_name: str = ""  # TAG: set named in the tag ("Rivals 1"), or "" / "Impossible Mode"
+    title: str = ""  # PHRASE: the title of the entry it points at ("See also: Attack.")
 
 
 # --- rule numbers -------------------------------------------------------------------------------
@@ -178,6 +179,9 @@ _ORDINAL_STEP = re.compile(
     re.IGNORECASE,
 )
 _TIME_CALLED = re.compile(r"\btime\s+(?:is|has\s+been|was)\s+called\b", re.IGNORECASE)
+# "See also: Attack." names another entry by its title. A name followed by a bracket tag ("See also
+# Insanity [SP].") is a card, which the tag links.
+_SEE_ALSO = re.compile(r"\b(?i:see\s+also):?\s+([A-Z][\w’'-]*(?:\s+[A-Z][\w’'-]*){0,4})(?![\w’'-]|\s*\[)")
 
 
 def _phrase_refs(text: str) -> list[Reference]:
@@ -191,6 +195,9 @@ def _phrase_refs(text: str) -> list[Reference]:
             found.append(Reference(match.start(), match.end(), PHRASE, match.group(0), number=number))
     for match in _TIME_CALLED.finditer(text):
         found.append(Reference(match.start(), match.end(), PHRASE, match.group(0), number="9.020"))
+    for match in _SEE_ALSO.finditer(text):
+        name = match.group(1)
+        found.append(Reference(match.start(1), match.end(1), PHRASE, name, title=name))
     return found
 
 

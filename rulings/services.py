@@ -277,6 +277,11 @@ def resolve_references(*, document: Document) -> dict[str, int]:
         .values_list("number", "id", "document_id")
     ):
         numbered[number].add((entry_id, document_id))
+    # "See also: Attack." names a numbered rule of this document by its title.
+    titled: dict[str, list[int]] = defaultdict(list)  # normalised title → numbered entries of this document
+    for entry in entries:
+        if entry.number and entry.title and entry.kind not in ("example", "list_item", "card_ruling"):
+            titled[normalised(entry.title)].append(entry.pk)
     cards_by_name: dict[str, list[tuple[int, int, str, str, str]]] = defaultdict(list)
     card_entry = dict(
         Entry.objects.filter(document__game__code=game, kind=CARD, card__isnull=False).values_list(
@@ -308,7 +313,12 @@ def resolve_references(*, document: Document) -> dict[str, int]:
         for ref in refs.find_references(entry.text, game=game):
             start, label = ref.start, ref.label
             targets: list[tuple[int | None, int | None]] = []  # (entry_id, card_id)
-            if ref.kind in (refs.RULE, refs.PHRASE):
+            if ref.title:
+                found = [pk for pk in titled.get(normalised(ref.title), ()) if pk != entry.pk]
+                if not found:
+                    continue  # a title no rule here has: left as text
+                targets = [(pk, None) for pk in found]
+            elif ref.kind in (refs.RULE, refs.PHRASE):
                 if ref.number == entry.number:
                     continue  # a rule that quotes its own number or phrase
                 targets = [

@@ -53,6 +53,13 @@ def test_a_phrase_reference_resolves_to_8_010(real_rulings):
     assert (ref.status, ref.target_entry.number) == ("resolved", "8.010")
 
 
+def test_see_also_links_the_rule_of_that_title(real_rulings):
+    ref = CrossReference.objects.select_related("target_entry").get(
+        source__document=document("000"), source__number="6.080", kind="phrase"
+    )
+    assert (ref.label, ref.status, ref.target_entry.number) == ("Attack", "resolved", "6.030")
+
+
 def test_most_vs_rule_citations_resolve(real_rulings):
     refs = CrossReference.objects.filter(source__document=document("003"), kind="rule")
     assert refs.filter(status="resolved").count() > 0.9 * refs.count() > 100

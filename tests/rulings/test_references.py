@@ -77,6 +77,20 @@ def test_time_is_called_points_at_9_020():
     assert [r.number for r in refs("When time is called, finish the turn.")] == ["9.020"]
 
 
+def test_see_also_names_an_entry_by_its_title():
+    found = refs("A player Defends from an Attack. See also: Attack.")
+    assert [(r.kind, r.label, r.title) for r in found] == [(PHRASE, "Attack", "Attack")]
+
+
+def test_see_also_before_a_bracket_tag_is_the_card():
+    found = refs("It does not return to the SV stack. See also Insanity [SP].")
+    assert [(r.kind, r.title) for r in found] == [("tag", "")]
+
+
+def test_see_also_followed_by_small_words_is_no_reference():
+    assert refs("see also the rules for the end of turn") == []
+
+
 def test_phrases_and_tags_are_dcdb_only():
     assert refs("When time is called, Widget [Hero] acts.", "overpower") == []
 
