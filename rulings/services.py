@@ -47,13 +47,16 @@ class ImportResult:
 
 
 def parser_version() -> str:
-    """A hash of the parser code, so that a fixed parser re-reads documents imported before the fix."""
+    """A hash of the parser code and of the code that finds cross-references, so that a fixed parser (or a
+    new kind of reference) re-reads documents imported before the fix."""
     digest = hashlib.sha256()
-    package = Path(__file__).resolve().parent / "parsers"
+    here = Path(__file__).resolve().parent
+    package = here / "parsers"
     for name in ["base", "__init__"] + [module.rsplit(".", 1)[1] for module in PARSER_MODULES]:
         path = package / f"{name}.py"
         if path.exists():
             digest.update(path.read_bytes())
+    digest.update((here / "references.py").read_bytes())
     return digest.hexdigest()[:16]
 
 
