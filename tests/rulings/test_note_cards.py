@@ -121,3 +121,9 @@ def test_the_card_page_says_which_notes_name_it(client, notes):
         f'<a href="{named_in.get_absolute_url()}">card note</a> <span class="muted small">{RULEBOOK}</span>'
         in (cited_by)
     )
+
+
+def test_a_note_whose_card_the_scan_does_not_name_says_so_in_its_heading(client, notes):
+    entry = Entry.objects.select_related("document").get(key="note/2", document__title=RULEBOOK)
+    content = client.get(entry.get_absolute_url()).content.decode()
+    assert "Card name not in the scan" in content
