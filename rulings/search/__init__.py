@@ -424,6 +424,41 @@ def _blended(
     return [(pk, scores[pk], "text" if pk in words else "meaning") for pk in order]
 
 
+def _says_nothing(pk: int, cat: Catalogue) -> bool:
+    """A card heading with no rulings under it ("(No current rulings)")."""
+    entry = cat.entry(pk)
+    return entry is not None and entry.kind == "card" and not cat.data[entry.document_id].children.get(pk)
+
+
+def _sayers_first(chosen: list[tuple[int, float, str]], cat: Catalogue) -> list:
+    """A card named by the query whose headings have no rulings ("shazam": three printings, none ruled on)
+    comes after the entries on a card of that very name that say something (a rulebook's notes on Shazam!,
+    which the words found further down); the headings stay, for a judge learns there is no ruling on them."""
+    empty = [item for item in chosen if item[2] == "name" and _says_nothing(item[0], cat)]
+    if not empty:
+        return chosen
+    about = [
+        item[0]
+        for item in chosen
+        if item[2] != "name" and (entry := cat.entry(item[0])) is not None and entry.about_a_card
+    ]
+    card_of = dict(
+        Entry.objects.filter(pk__in=[*(pk for pk, _, _ in empty), *about]).values_list(
+            "pk", "card__normalised_name"
+        )
+    )
+    names = {card_of.get(pk) for pk, _, _ in empty} - {None, ""}
+    saying = [
+        item
+        for item in chosen
+        if item[0] in about and card_of.get(item[0]) in names and not _says_nothing(item[0], cat)
+    ]
+    moved = {item[0] for item in saying}
+    named = [item for item in chosen if item[2] == "name" and item not in empty]
+    rest = [item for item in chosen if item[2] != "name" and item[0] not in moved]
+    return [*named, *((pk, 1000.0, "name") for pk, _, _ in saying), *empty, *rest]
+
+
 def _word_results(
     text: str,
     parsed: q.Query,
@@ -477,6 +512,9 @@ def _word_results(
                 corrections[" ".join(run)] = name
 
     chosen: list[tuple[int, float, str]] = [(pk, 1000.0, "name") for pk in found.named]
+    if found.named:
+        chosen += [(pk, score, "text") for pk, score in found.ranked]
+        chosen = _sayers_first(chosen, cat)
     model = ranker = None
     if not found.named and len(parsed.words) >= MEANING_WORDS:
         model = _nearest_in_meaning(q.model_text(searched.searched), cat, document_ids, priors)
@@ -496,7 +534,7 @@ def _word_results(
             ]
         else:
             chosen += _blended(found.ranked, meaning, covers)
-    else:
+    elif not found.named:
         chosen += [(pk, score, "text") for pk, score in found.ranked]
     not_found = False
     closest: list[int] = []

@@ -53,6 +53,12 @@ def test_an_exact_card_name_ranks_first(invented):
     assert (top("gadgetman").kind, top("gadgetman").title) == ("card", "Gadgetman")
 
 
+def test_a_printing_with_no_rulings_comes_after_what_is_said_about_the_card(invented):
+    keys = [hit.entry.key for hit in search(query="gadgetman").hits]
+    said = keys.index("card/main_deck/gadgetman/base/1")  # the ruling on the other printing
+    assert keys[0] == "card/main_deck/gadgetman/base" and said < keys.index("card/main_deck/gadgetman/rivals")
+
+
 def test_names_compare_without_case_or_punctuation(invented):
     assert top("DOCTOR-SPROCKET").title == "Doctor Sprocket"
 
