@@ -332,7 +332,8 @@ class CardGroup:
 
 
 def card_index(*, game: str, category: str = "") -> list[CardGroup]:
-    """Cards of the game's current documents by category, each with its heading entry and ruling count."""
+    """Cards of the game's current documents by category, each with the entry to open for it (``pages``:
+    its heading, else its rulebook notes) and its ruling count."""
     cards = (
         Card.objects.filter(game__code=game, document__is_current=True)
         .select_related("document")
@@ -344,8 +345,11 @@ def card_index(*, game: str, category: str = "") -> list[CardGroup]:
         .prefetch_related(
             Prefetch(
                 "entries",
-                queryset=Entry.objects.filter(kind="card").select_related("document"),
-                to_attr="headings",
+                # The card's page: its heading, else (a card only a rulebook's note is on) the first note.
+                queryset=Entry.objects.filter(kind__in=["card", "card_note"])
+                .select_related("document")
+                .order_by("kind", "order"),
+                to_attr="pages",
             )
         )
         .order_by("normalised_name", "set_name")

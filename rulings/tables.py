@@ -34,7 +34,7 @@ class CardTable(tables.Table):
         orderable = False
 
     def render_name(self, record: Card, value: str) -> str:
-        headings = getattr(record, "headings", [])
-        if headings:
-            return format_html('<a href="{}">{}</a>', headings[0].get_absolute_url(), value)
+        pages = getattr(record, "pages", [])
+        if pages:
+            return format_html('<a href="{}">{}</a>', pages[0].get_absolute_url(), value)
         return value

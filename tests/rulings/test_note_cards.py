@@ -127,3 +127,10 @@ def test_a_note_whose_card_the_scan_does_not_name_says_so_in_its_heading(client,
     entry = Entry.objects.select_related("document").get(key="note/2", document__title=RULEBOOK)
     content = client.get(entry.get_absolute_url()).content.decode()
     assert "Card name not in the scan" in content
+
+
+def test_the_card_index_opens_a_card_only_a_rulebook_note_is_on_at_that_note(client, notes):
+    # The invented rulebook's Captain Widget (Base Set) has no heading of its own, only the note naming it.
+    entry = Entry.objects.select_related("document").get(key="note/pair", document__title=RULEBOOK)
+    content = client.get(reverse("rulings:cards", args=["dcdb"])).content.decode()
+    assert f'<a href="{entry.get_absolute_url()}">Captain Widget</a>' in content
