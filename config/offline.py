@@ -23,6 +23,7 @@ OFFLINE_STATIC = (
     "vendor/minisearch.js",
     "js/find-table.js",
     "js/xref-peek.js",
+    "js/rulings-scope.js",
     "js/rate-limit.js",
     "js/offline.js",
     "js/offline-search.js",

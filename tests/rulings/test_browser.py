@@ -111,3 +111,23 @@ def test_back_from_an_opened_result_shows_the_whole_search_page(live_server, pho
     assert page.locator("header, nav").count() > 0
     page.go_back()  # typing added no steps: one Back leaves the search
     assert page.url == f"{live_server.url}/"
+
+
+def test_the_top_bar_searches_with_the_filters_chosen_on_the_search_page(live_server, phone_page):
+    imported()
+    page = phone_page
+    page.goto(f"{live_server.url}/rulings/")
+    page.click(".rulings-filters summary")
+    page.select_option("#id_game", "dcdb")
+    page.goto(f"{live_server.url}/rulings/rule/dcdb/6.050/")
+    page.fill(".quicksearch input[name=q]", "flux")
+    page.press(".quicksearch input[name=q]", "Enter")
+    page.wait_for_selector(".rulings-hit .hit-link")
+    assert "game=dcdb" in page.url and page.input_value("#id_game") == "dcdb"
+    # "All games" again (the filters are open: one is chosen): the top bar searches the default scope.
+    page.select_option("#id_game", "")
+    page.goto(f"{live_server.url}/rulings/rule/dcdb/6.050/")
+    page.fill(".quicksearch input[name=q]", "flux")
+    page.press(".quicksearch input[name=q]", "Enter")
+    page.wait_for_selector(".rulings-hit .hit-link")
+    assert "game=" not in page.url
