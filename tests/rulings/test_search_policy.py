@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django.core.management import call_command
+from django.utils.html import escape
 
 from rulings.search import search
 
@@ -105,3 +106,10 @@ def test_a_named_game_with_only_close_entries_says_nothing_found_there_instead_o
     results = search(query="how many sideboard widgets may a player register vs system")
     assert results.not_found and results.closest and not results.widened
     assert {entry.document.game.code for entry in results.closest} == {"vs"}
+
+
+def test_a_closest_rule_with_a_title_shows_the_start_of_its_text_too(client, invented):
+    query = "how many sideboard cards may a widget player register"
+    page = client.get("/rulings/", {"q": query}).content.decode()
+    closest = search(query=query).closest
+    assert all(escape(entry.text[:30]) in page for entry in closest if entry.kind != "card")
