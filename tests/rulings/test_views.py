@@ -214,6 +214,11 @@ def test_the_page_says_in_plain_words_how_it_matched(client, invented):
     )
 
 
+def test_a_rule_number_says_it_was_found_by_its_number(client, invented):
+    page = client.get("/rulings/", {"q": "9.02"}).content.decode()
+    assert "Found by rule number." in page and "Matched by words" not in page
+
+
 def test_a_card_rulings_heading_names_its_card(client, invented):
     response = client.get(permalink("card/main_deck/gadgetman/base/1"))
     head = re.search(r'<h1 class="entry-head">(.*?)</h1>', response.content.decode(), re.S).group(1)
