@@ -3,14 +3,15 @@ from __future__ import annotations
 from django import forms
 
 from .models import Document, Game
+from .query import MAX_CHARS
 
 # "All games" was a choice of its own before every game became the default; old links still say it.
 ALL_GAMES = "all"
 
 
 class SearchForm(forms.Form):
-    # A judge pastes a player's whole message at times (two to four sentences): the JSON command takes any length.
-    q = forms.CharField(required=False, max_length=500, label="Search the rules")
+    # A judge pastes a player's whole message at times (two to four sentences); the command takes as much.
+    q = forms.CharField(required=False, max_length=MAX_CHARS, label="Search the rules")
     game = forms.ChoiceField(required=False, label="Game")
     document = forms.ChoiceField(required=False, label="Document")
 

@@ -102,6 +102,10 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "first": ("player order",),
 }
 
+# The longest query the search takes, on the page and from the command: a player's message pasted whole is
+# two to four sentences; the model reads 256 tokens at most, and a longer query only costs time.
+MAX_CHARS = 500
+
 # The abbreviations the rule documents print themselves. The others ("MS", "EOT", "DQ" ...) are only
 # judges' shorthand: typing them finds the spelled-out words, but typing the words searches them as
 # one phrase without adding (or showing) the shorthand, which no document uses.

@@ -102,3 +102,9 @@ def test_import_tells_the_other_apps_when_documents_changed_and_only_then(excerp
     finally:
         documents_changed.disconnect(dispatch_uid="test-heard")
     assert heard == [1]
+
+
+def test_search_refuses_a_query_longer_than_the_page_takes(excerpt):
+    run("import_rulings", str(excerpt))
+    with pytest.raises(CommandError, match="at most 500 characters"):
+        run("search_rulings", "why " * 126, "--json")

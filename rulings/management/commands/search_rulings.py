@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json as jsonlib
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from rulings import search
 from rulings.parsers.base import GAME_NAMES
+from rulings.query import MAX_CHARS
 from rulings.serialise import results_json
 
 
@@ -24,6 +25,10 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, query: str, game, document, limit: int, json: bool, **options):
+        if len(query) > MAX_CHARS:
+            raise CommandError(
+                f"A search is at most {MAX_CHARS} characters (this one has {len(query)}): try fewer words."
+            )
         results = search.search(query=query, game=game, document=document, limit=max(1, limit))
         answer = results_json(results)
         if json:
