@@ -29,6 +29,14 @@ class SearchForm(forms.Form):
             (d.slug, f"{d.title} {d.edition}".strip() + ("" if d.is_current else " (old edition)"))
             for d in documents
         ]
+        # A filter from an old link or an old browser (the top bar carries the last one chosen) is dropped
+        # with a word, never the search with it: the view searches without it.
+        self.fields["game"].error_messages["invalid_choice"] = (
+            "“%(value)s” is not a game here: every game was searched."
+        )
+        self.fields["document"].error_messages["invalid_choice"] = (
+            "“%(value)s” is not a document here (an old link?): every current document was searched."
+        )
         self.fields["q"].widget.input_type = "search"
         self.fields["q"].widget.attrs.update(
             {

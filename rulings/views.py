@@ -28,9 +28,11 @@ def index(request: HttpRequest) -> HttpResponse:
     games = list(Game.objects.all())
     form = SearchForm(request.GET or None, games=games, documents=documents)
     results = None
-    if form.is_valid() and form.cleaned_data["q"].strip():
-        query, document = form.cleaned_data["q"], form.cleaned_data["document"] or None
-        game = None if document or form.cleaned_data["game"] in ("", ALL_GAMES) else form.cleaned_data["game"]
+    form.is_valid()
+    wanted = getattr(form, "cleaned_data", {})  # an unknown game or document is left out, with its error
+    if wanted.get("q", "").strip():
+        query, document = wanted["q"], wanted.get("document") or None
+        game = None if document or wanted.get("game", "") in ("", ALL_GAMES) else wanted["game"]
         results = rulings_search.search(query=query, game=game, document=document)
         link_snippets(results.hits)  # rule numbers in the snippets open the rule in place
     context = {

@@ -29,6 +29,17 @@
     }
   }
 
+  // The page refused a filter kept here (a document since removed): forget it, so it is not sent again.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (document.querySelector(".rulings-filter-error")) {
+      try {
+        window.localStorage.removeItem(KEY);
+      } catch (error) {
+        // nothing kept
+      }
+    }
+  });
+
   document.addEventListener("change", function (event) {
     var form = event.target.form;
     if (form && form.classList.contains("rulings-search") && /^(game|document)$/.test(event.target.name)) {

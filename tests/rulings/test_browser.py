@@ -113,21 +113,36 @@ def test_back_from_an_opened_result_shows_the_whole_search_page(live_server, pho
     assert page.url == f"{live_server.url}/"
 
 
+def search_from_the_top_bar(page, base: str, query: str) -> None:
+    """From a rule's page, as a judge walks on: type in the top bar and press Enter."""
+    page.goto(f"{base}/rulings/rule/dcdb/6.050/")
+    page.fill(".quicksearch input[name=q]", query)
+    page.press(".quicksearch input[name=q]", "Enter")
+    page.wait_for_selector(".rulings-results, .rulings-empty")
+
+
 def test_the_top_bar_searches_with_the_filters_chosen_on_the_search_page(live_server, phone_page):
     imported()
     page = phone_page
     page.goto(f"{live_server.url}/rulings/")
     page.click(".rulings-filters summary")
     page.select_option("#id_game", "dcdb")
-    page.goto(f"{live_server.url}/rulings/rule/dcdb/6.050/")
-    page.fill(".quicksearch input[name=q]", "flux")
-    page.press(".quicksearch input[name=q]", "Enter")
-    page.wait_for_selector(".rulings-hit .hit-link")
+    search_from_the_top_bar(page, live_server.url, "flux")
     assert "game=dcdb" in page.url and page.input_value("#id_game") == "dcdb"
+    assert page.locator(".rulings-hit").count() > 0
     # "All games" again (the filters are open: one is chosen): the top bar searches the default scope.
     page.select_option("#id_game", "")
-    page.goto(f"{live_server.url}/rulings/rule/dcdb/6.050/")
-    page.fill(".quicksearch input[name=q]", "flux")
-    page.press(".quicksearch input[name=q]", "Enter")
-    page.wait_for_selector(".rulings-hit .hit-link")
+    search_from_the_top_bar(page, live_server.url, "flux")
     assert "game=" not in page.url
+
+
+def test_a_kept_filter_the_page_refuses_is_forgotten(live_server, phone_page):
+    imported()
+    page = phone_page
+    page.goto(f"{live_server.url}/rulings/")
+    page.evaluate("localStorage.setItem('rulings-scope', JSON.stringify({document: 'a-removed-document'}))")
+    search_from_the_top_bar(page, live_server.url, "flux")
+    assert "is not a document here" in page.inner_text(".rulings-filter-error")
+    assert page.locator(".rulings-hit").count() > 0  # searched without it
+    search_from_the_top_bar(page, live_server.url, "flux")
+    assert "document=" not in page.url

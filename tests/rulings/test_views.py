@@ -229,3 +229,16 @@ def test_a_card_ruling_in_the_results_is_named_once_by_its_card(client, invented
     page = client.get("/rulings/", {"q": "gadgetman line-up hero"}).content.decode()
     assert re.search(r'class="entry-label">Gadgetman <span class="muted">\(Base Set\)', page)
     assert "ruling on" not in page
+
+
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ({"game": "abc"}, "“abc” is not a game here"),
+        ({"game": "²"}, "“²” is not a game here"),
+        ({"document": "an-old-edition"}, "“an-old-edition” is not a document here"),
+    ],
+)
+def test_an_unknown_filter_is_dropped_with_a_word_and_the_search_still_runs(client, invented, params, said):
+    page = client.get("/rulings/", {"q": "9.020", **params}).content.decode()
+    assert said in page and "Each round lasts 50 minutes" in page and 'value="9.020"' in page
