@@ -47,3 +47,13 @@ class SearchForm(forms.Form):
                 "spellcheck": "false",
             }
         )
+
+    def scope(self) -> str:
+        """What is searched, in words, for the filters' summary line: the filters that hold (an unknown one
+        is left out, as the search leaves it out)."""
+        chosen = getattr(self, "cleaned_data", {})
+        games, documents = dict(self.fields["game"].choices), dict(self.fields["document"].choices)
+        if chosen.get("document"):
+            decides = chosen.get("game", "") not in ("", ALL_GAMES)
+            return documents[chosen["document"]] + (" (the document decides the game)" if decides else "")
+        return f"{games.get(chosen.get('game', ''), 'All games')} · All current documents"

@@ -242,3 +242,8 @@ def test_a_card_ruling_in_the_results_is_named_once_by_its_card(client, invented
 def test_an_unknown_filter_is_dropped_with_a_word_and_the_search_still_runs(client, invented, params, said):
     page = client.get("/rulings/", {"q": "9.020", **params}).content.decode()
     assert said in page and "Each round lasts 50 minutes" in page and 'value="9.020"' in page
+
+
+def test_the_filters_summary_names_what_was_searched_when_a_filter_was_unknown(client, invented):
+    page = client.get("/rulings/", {"q": "9.020", "document": "an-old-edition"}).content.decode()
+    assert 'class="rulings-scope">All games · All current documents</span>' in page
