@@ -2,8 +2,8 @@
 
 The model is chosen, a tiny static model made here is loaded and encodes, entry vectors round-trip through
 the disk cache, nearest() ranks by cosine; the packaged all-MiniLM-L6-v2 (in requirements-model.txt) runs on
-numpy to the numbers sentence-transformers gives on torch. Only distilling a static model needs the optional
-extra (requirements-semantic.txt) and is skipped without it.
+onnxruntime, and on numpy alone, to the numbers sentence-transformers gives on torch. Only distilling a static
+model needs the optional extra (requirements-semantic.txt) and is skipped without it.
 """
 
 from __future__ import annotations
@@ -279,7 +279,7 @@ def test_document_vectors_reads_the_search_index(invented, tmp_path):
 # --- the real model (optional extra) -------------------------------------------------------------------
 
 
-def test_the_packaged_minilm_runs_on_numpy_to_sentence_transformers_numbers(tmp_path):
+def test_the_packaged_minilm_gives_sentence_transformers_numbers(tmp_path):
     packaged_model()
     with override_settings(RULINGS_EMBEDDINGS="auto", VAR_DIR=tmp_path):
         encoder = semantic.load()
@@ -305,6 +305,50 @@ def test_the_packaged_minilm_bridges_everyday_words(tmp_path):
     assert vectors.matrix.shape == (2, 384)
     query = encoder.encode(["the timer ran out in the middle of my turn"])[0]
     assert semantic.nearest(query, [vectors], k=1)[0][0] == 1
+
+
+def test_the_layers_run_on_onnxruntime_to_numpys_numbers():
+    path = packaged_model()
+    on_runtime = semantic.BertEncoder.from_directory(path)
+    on_numpy = semantic.BertEncoder.from_directory(path, runtime=False)
+    assert on_runtime.layers is not None and on_numpy.layers is None
+    texts = ["draw", "he flashed his hand by accident while shuffling", "time is called, who takes a turn"]
+    assert np.allclose(on_runtime.encode(texts), on_numpy.encode(texts), atol=1e-5)
+    assert np.allclose(on_runtime.encode(texts[1:2]), on_numpy.encode(texts[1:2]), atol=1e-5)
+    assert on_runtime.key == on_numpy.key  # the same vectors: cached entry vectors and the ranking still fit
+
+
+def test_without_onnxruntime_numpy_runs_the_layers(monkeypatch):
+    path = packaged_model()
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        semantic.importlib.util,
+        "find_spec",
+        lambda name, *args: None if name == "onnxruntime" else found(name, *args),
+    )
+    encoder = semantic.BertEncoder.from_directory(path)
+    assert encoder.layers is None
+    assert "encoder.layer.0.attention.self.query.weight" in encoder.weights
+    question, rule = encoder.encode(
+        [
+            "the timer ran out in the middle of my turn",
+            "When time is called in a round, the active player finishes their turn.",
+        ]
+    )
+    assert float(question @ rule) == pytest.approx(0.45537, abs=1e-4)
+
+
+def test_a_runtime_that_fails_leaves_the_layers_to_numpy(monkeypatch, caplog):
+    path = packaged_model()
+
+    def broken(weights, config):
+        raise RuntimeError("no such provider")
+
+    monkeypatch.setattr(semantic, "_build_layers_session", broken)
+    encoder = semantic.BertEncoder.from_directory(path)
+    assert encoder.layers is None
+    assert "numpy runs them" in caplog.text
+    assert encoder.encode(["draw a card"]).shape == (1, 384)
 
 
 def test_a_batch_with_padding_gives_each_text_its_own_vector(tmp_path):
