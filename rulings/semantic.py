@@ -602,12 +602,21 @@ class QueryAdapter:
         norm = float(np.linalg.norm(vector))
         if norm == 0:
             return {}
-        cosines = (self.answered @ (vector / norm))[self.answer_of]
-        best: dict[str, float] = {}
-        for ref, cosine in zip(self.answer_refs, cosines.tolist(), strict=True):
-            if cosine > best.get(ref, -1.0):
-                best[ref] = cosine
-        return best
+        refs, order, starts = self._pairs_by_entry
+        cosines = (self.answered @ (vector / norm))[self.answer_of[order]]
+        return dict(zip(refs, np.maximum.reduceat(cosines, starts).tolist(), strict=True))
+
+    @functools.cached_property
+    def _pairs_by_entry(self) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+        """The entries that answer a kept question, once each; the pairs in the order of their entries; where
+        each entry's pairs start. ``asked_before`` then takes each entry's best in one step."""
+        import numpy as np
+
+        refs = tuple(sorted(set(self.answer_refs)))
+        index = {ref: i for i, ref in enumerate(refs)}
+        of_entry = np.array([index[ref] for ref in self.answer_refs], dtype=np.int64)
+        order = np.argsort(of_entry, kind="stable")
+        return refs, order, np.searchsorted(of_entry[order], np.arange(len(refs)))
 
     def like_unanswered(self, vector: np.ndarray) -> float | None:
         """The mean cosine of ``vector`` (as the model gives it) to its UNANSWERED_NEAREST nearest

@@ -99,8 +99,10 @@ RANKER_FILE = Path(__file__).resolve().parent.parent / "ranker.json"
 
 
 def _load(ids: list[int], cat: Catalogue) -> dict[int, Entry]:
-    """Every entry a result shows, hits, their parents and their children, in one query; documents,
-    sections and cards come from the catalogue."""
+    """Every entry a result shows, hits, their parents and their children; documents come from the
+    catalogue. A row is read from the database (with its section and card, in one query for all) the first
+    time a result shows it, and kept with its compiled document after that: a document's rows never change
+    after its import (a re-import is a new document), and most searches show entries shown before."""
     if not ids:
         return {}
     wanted = set(ids)
@@ -109,15 +111,26 @@ def _load(ids: list[int], cat: Catalogue) -> dict[int, Entry]:
         parent = cat.data[entry.document_id].parents.get(pk) if entry is not None else None
         if parent is not None:
             wanted.add(parent)
-    rows = {row.pk: row for row in Entry.objects.filter(pk__in=wanted).select_related("section", "card")}
+    rows: dict[int, Entry] = {}
+    for pk in wanted:
+        entry = cat.entry(pk)
+        row = cat.data[entry.document_id].rows.get(pk) if entry is not None else None
+        if row is not None:
+            rows[pk] = row
+    missing = wanted - rows.keys()
+    if missing:
+        fresh = Entry.objects.filter(pk__in=missing).select_related("section", "card")
+        for row in fresh:
+            data = cat.data.get(row.document_id)
+            rows[row.pk] = row
+            if data is None:  # imported since the catalogue was read
+                continue
+            Entry.document.field.set_cached_value(row, data.document)
+            Section.document.field.set_cached_value(row.section, data.document)
+            if row.card is not None:
+                Card.document.field.set_cached_value(row.card, data.document)
+            data.rows[row.pk] = row
     for row in rows.values():
-        data = cat.data.get(row.document_id)
-        if data is None:  # imported since the catalogue was read
-            continue
-        Entry.document.field.set_cached_value(row, data.document)
-        Section.document.field.set_cached_value(row.section, data.document)
-        if row.card is not None:
-            Card.document.field.set_cached_value(row.card, data.document)
         if row.parent_id is None or row.parent_id in rows:
             Entry.parent.field.set_cached_value(row, rows.get(row.parent_id) if row.parent_id else None)
     return rows

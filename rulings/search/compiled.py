@@ -19,7 +19,7 @@ import re
 import tempfile
 import threading
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
@@ -51,6 +51,8 @@ class DocumentData:
     parents: dict[int, int]  # entry id → its parent's id
     keys: dict[str, int]  # entry key (as in its address) → entry id
     document: Document  # the row a result shows with its entries, read once (is_current kept up to date)
+    # Entry rows a result has shown (with their section and card), read once: a document's rows never change.
+    rows: dict[int, Entry] = field(default_factory=dict, repr=False)
 
 
 @dataclass
@@ -113,18 +115,21 @@ class Catalogue:
                 return found
         return None
 
+    @functools.cached_property
+    def _addresses(self) -> dict[str, int]:
+        """Every current entry's "document-slug/entry-key" → its id."""
+        return {
+            f"{info.slug}/{key}": pk
+            for document_id, info in self.documents.items()
+            if info.is_current
+            for key, pk in self.data[document_id].keys.items()
+        }
+
     def by_address(self, refs: dict[str, float]) -> dict[int, float]:
         """``refs`` ("document-slug/entry-key" → a value) for the current documents' entries, by entry id;
         an address no current entry has is left out."""
-        slugs = {info.slug: document_id for document_id, info in self.documents.items() if info.is_current}
-        out: dict[int, float] = {}
-        for ref, value in refs.items():
-            slug, _, key = ref.partition("/")
-            document_id = slugs.get(slug)
-            pk = self.data[document_id].keys.get(key) if document_id is not None else None
-            if pk is not None:
-                out[pk] = value
-        return out
+        addresses = self._addresses
+        return {addresses[ref]: value for ref, value in refs.items() if ref in addresses}
 
     def in_scope(self, *, game: str | None, document_id: int | None) -> list[int]:
         return [
