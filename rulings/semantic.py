@@ -197,12 +197,12 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 @dataclass
 class BertEncoder:
     """A sentence-transformers BERT model (all-MiniLM-L6-v2 and its kind: mean pooling, normalised), run
-    with numpy alone from its ``model.safetensors`` and ``tokenizer.json``.
+    from its ``model.safetensors`` and ``tokenizer.json`` without a deep-learning framework.
 
     The same numbers as sentence-transformers on torch (to 1e-7), without a 1.5 GB framework: a six-layer,
     384-wide encoder is a few dozen matrix products. numpy runs them in ~7 ms for a judge's question on two
-    cores; when ``onnxruntime`` is installed (``requirements-model.txt``), the layers run as one ONNX graph
-    built here from the same weights (``_layers_session``): the same vectors (to 1e-6) in ~3 ms, because
+    cores; when ``onnxruntime`` and ``onnx`` are installed (``requirements.txt``), the layers run as one ONNX
+    graph built here from the same weights (``_layers_session``): the same vectors (to 1e-6) in ~3 ms, because
     numpy's many small steps each stream the weights and wait on the interpreter.
     """
 
