@@ -651,8 +651,9 @@ def test_the_map_file_keeps_the_unanswered_questions_for_the_gate(tmp_path):
     assert loaded is not None and loaded.unanswered.shape == (4, 64)
     near = loaded.like_unanswered(encoder.encode(["card sleeves colour"])[0])
     far = loaded.like_unanswered(encoder.encode(["villain stack shuffled after concede"])[0])
-    # The mean of the three nearest: the same question, then two others.
-    assert near == pytest.approx(np.sort(unanswered @ unanswered[0])[-3:].mean(), abs=1e-3)
+    # The mean of the UNANSWERED_NEAREST nearest: the same question first.
+    nearest = np.sort(unanswered @ unanswered[0])[-semantic.UNANSWERED_NEAREST :].mean()
+    assert near == pytest.approx(nearest, abs=1e-3)
     assert near > far
 
 
