@@ -3,6 +3,19 @@ from django.contrib import admin
 from .models import Card, CardAlias, CrossReference, Document, Entry, Game, Section
 
 
+class ImportedRows:
+    """A document's sections, cards and entries are what its import made of the source file: the search keeps
+    their words, vectors and rows per import (``rulings.search.compiled``), so an edit here would show in one
+    place and not in the others. They are read here; a correction goes into the source and is imported again.
+    (Deleting stays allowed: a document deleted here takes its rows with it.)"""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("code", "name")
@@ -16,18 +29,18 @@ class DocumentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Section)
-class SectionAdmin(admin.ModelAdmin):
+class SectionAdmin(ImportedRows, admin.ModelAdmin):
     list_display = ("__str__", "document", "order")
     list_filter = ("document",)
 
 
-class CardAliasInline(admin.TabularInline):
+class CardAliasInline(ImportedRows, admin.TabularInline):
     model = CardAlias
     extra = 0
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(ImportedRows, admin.ModelAdmin):
     list_display = ("name", "set_name", "category", "game", "document")
     list_filter = ("game", "category", "document")
     search_fields = ("name", "set_name")
@@ -35,7 +48,7 @@ class CardAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ImportedRows, admin.ModelAdmin):
     list_display = ("__str__", "kind", "document", "section")
     list_filter = ("kind", "document")
     search_fields = ("number", "title", "text")
