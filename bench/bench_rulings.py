@@ -104,12 +104,18 @@ from rulings import search
 t0 = time.perf_counter()
 search.search(query={query!r})
 first = (time.perf_counter() - t0) * 1000
-print(warm, first, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# Resident now, in KB: the peak (ru_maxrss) of a child counts the bench process it was forked from.
+try:
+    with open("/proc/self/status") as status:
+        resident = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+except OSError:
+    resident = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(warm, first, resident)
 """
 
 
 def first_search(query: str, *, warm: bool) -> tuple[float, float, float]:
-    """(warm-up ms, first search ms, MB) in a new process, as a new web worker meets it: with the
+    """(warm-up ms, first search ms, MB resident after it) in a new process, as a new web worker meets it: with the
     warm-up a worker does as it starts (``warm``), or without it (the first search loads everything)."""
     out = subprocess.run(
         [
@@ -123,6 +129,30 @@ def first_search(query: str, *, warm: bool) -> tuple[float, float, float]:
         env=os.environ.copy(),
     ).stdout.split()
     return float(out[-3]), float(out[-2]), float(out[-1]) / 1024
+
+
+def model_alone(queries: list[str]) -> dict[str, dict[str, float]]:
+    """How long the model takes to read one query (p50, p95), as the search runs it and, for a BERT model
+    whose layers run on onnxruntime, on numpy alone (the fallback). Empty without a model."""
+    from rulings import semantic
+
+    encoder = semantic.load()
+    if encoder is None:
+        return {}
+    encoders = {"onnxruntime" if getattr(encoder, "layers", None) is not None else "numpy": encoder}
+    if "onnxruntime" in encoders:
+        encoders["numpy"] = semantic.BertEncoder.from_directory(encoder.path, runtime=False)
+    out = {}
+    for runtime, model in encoders.items():
+        for query in queries[:10]:
+            model.encode([query])
+        times = []
+        for query in queries:
+            t0 = time.perf_counter()
+            model.encode([query])
+            times.append((time.perf_counter() - t0) * 1000)
+        out[runtime] = {"p50": round(statistics.median(times), 2), "p95": round(percentile(times, 95), 2)}
+    return out
 
 
 def setup(*, seeds: str, keep_database: bool, words_only: bool) -> tuple[float, float, int, int]:
@@ -237,6 +267,7 @@ def main() -> int:
     first_queries = ("time is called", "batmn", "9.22")
     firsts = [first_search(query, warm=True) for query in first_queries]
     colds = [first_search(query, warm=False) for query in first_queries]
+    model_ms = model_alone([item["q"] for item in items])  # last: it loads a second copy of the model
 
     report = {
         "set": Path(args.file).stem if args.file else args.set,
@@ -256,6 +287,7 @@ def main() -> int:
         "first_process_mb": round(max(mb for _, _, mb in firsts), 1),
         "bench_process_mb": round(memory_mb, 1),
         "page_ms": {"p50": round(statistics.median(page_ms), 2), "p95": round(percentile(page_ms, 95), 2)},
+        "model_ms": model_ms,
         "mode": answers[0].mode if answers else "",
         "stale_accepts": stale,
     }
@@ -311,12 +343,14 @@ def main() -> int:
         )
         print(
             f"first search in a new web worker: {report['first_ms']} ms, after its warm-up at start "
-            f"{report['worker_warm_up_ms']} ms (process {report['first_process_mb']} MB max RSS)"
+            f"{report['worker_warm_up_ms']} ms (then {report['first_process_mb']} MB resident)"
         )
         print(
             f"first search in a fresh process without the warm-up (RULINGS_WARM=false): {report['first_cold_ms']} ms"
         )
         print(f"search page over HTTP: p50 {report['page_ms']['p50']} ms, p95 {report['page_ms']['p95']} ms")
+        for runtime, ms in model_ms.items():
+            print(f"the model alone reading a query ({runtime}): p50 {ms['p50']} ms, p95 {ms['p95']} ms")
         print(f"bench process max RSS: {report['bench_process_mb']} MB")
         if args.show_misses:
             for miss in misses:
