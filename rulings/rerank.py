@@ -18,15 +18,28 @@ The same file may hold a ``Gate``: whether the best candidate answers the questi
 "nothing found". It is a logistic regression over ``GATE_FEATURES``, fitted by the same script on the tuning
 half's questions with and without an answer. Without it (or with one for other features) the search keeps
 its hand-set thresholds.
+
+The ranking itself is a sum of regression trees (``Trees``, gradient-boosted for the ranking by LightGBM in
+the trainer) when the file holds them: what a candidate is worth depends on its features together (a close
+example is worth more under a rule that is close too; an entry the words found matters more when the model
+is unsure), which one weight per feature cannot say. The trees run as one onnxruntime node
+(``TreeEnsembleRegressor``) when onnxruntime is installed, else in numpy, with the same scores; the linear
+weights stay in the file and order the candidates when the trees cannot be read.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
+
+logger = logging.getLogger(__name__)
 
 KINDS = (
     "rule",
@@ -176,13 +189,216 @@ class Gate:
         return self.probability(values) >= self.threshold
 
 
+@dataclass(frozen=True, eq=False)
+class Trees:
+    """Regression trees over ``FEATURES`` whose leaves add up to a candidate's score.
+
+    Each tree is a list of splits ``(feature, threshold, left, right)``: a candidate whose feature is at
+    most the threshold goes left. A child ``>= 0`` is another split of the same tree, a negative one ``~i``
+    is the tree's leaf ``i``. Features and thresholds are compared as float32, on onnxruntime and in numpy.
+    """
+
+    splits: tuple[tuple[tuple[int, float, int, int], ...], ...]
+    leaves: tuple[tuple[float, ...], ...]
+
+    @classmethod
+    def from_json(cls, data: object) -> Trees | None:
+        """``None`` for anything but a well-formed list of trees over ``FEATURES``."""
+        if not isinstance(data, dict) or data.get("features") != list(FEATURES):
+            return None
+        trees = data.get("trees")
+        if not isinstance(trees, list) or not trees:
+            return None
+        splits, leaves = [], []
+        try:
+            for tree in trees:
+                nodes = tuple((int(f), float(t), int(a), int(b)) for f, t, a, b in tree["splits"])
+                values = tuple(float(v) for v in tree["leaves"])
+                if not nodes or not values or not all(math.isfinite(v) for v in values):
+                    return None
+                for feature, threshold, *children in nodes:
+                    if not 0 <= feature < len(FEATURES) or math.isnan(threshold):
+                        return None
+                    if not all(-len(values) <= c < len(nodes) for c in children):
+                        return None
+                splits.append(nodes)
+                leaves.append(values)
+        except (KeyError, TypeError, ValueError):
+            return None
+        trees = cls(tuple(splits), tuple(leaves))
+        if not trees._reachable():
+            return None
+        return trees
+
+    def _reachable(self) -> bool:
+        """Every tree is a tree: from its first split, each split is met once and the walk ends in leaves."""
+        for nodes in self.splits:
+            seen, stack = set(), [0]
+            while stack:
+                at = stack.pop()
+                if at < 0:
+                    continue
+                if at in seen:
+                    return False
+                seen.add(at)
+                stack += nodes[at][2:]
+        return True
+
+    def to_json(self) -> dict:
+        return {
+            "features": list(FEATURES),
+            "trees": [
+                {"splits": [list(node) for node in nodes], "leaves": list(values)}
+                for nodes, values in zip(self.splits, self.leaves, strict=True)
+            ],
+        }
+
+    @property
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        arrays = self.__dict__.get("_cached_arrays")
+        if arrays is None:
+            width = max(len(nodes) for nodes in self.splits)
+            count = len(self.splits)
+            feature = np.zeros((count, width), np.int64)
+            threshold = np.zeros((count, width), np.float32)
+            left = np.full((count, width), -1, np.int64)
+            right = np.full((count, width), -1, np.int64)
+            leaf = np.zeros((count, max(len(v) for v in self.leaves)), np.float64)
+            for t, (nodes, values) in enumerate(zip(self.splits, self.leaves, strict=True)):
+                for n, (f, th, a, b) in enumerate(nodes):
+                    feature[t, n], threshold[t, n], left[t, n], right[t, n] = f, th, a, b
+                leaf[t, : len(values)] = values
+            arrays = (feature, threshold, left, right, leaf)
+            object.__setattr__(self, "_cached_arrays", arrays)
+        return arrays
+
+    def scores(self, rows: Sequence[Sequence[float]]) -> list[float]:
+        if len(rows) == 0:
+            return []
+        x = np.asarray(rows, np.float32)
+        session = self._session()
+        if session is not None:
+            return [float(v) for v in session.run(None, {"x": x})[0][:, 0]]
+        return [float(v) for v in self.numpy_scores(x)]
+
+    def numpy_scores(self, x: np.ndarray) -> np.ndarray:
+        """Every candidate down every tree at once, one level a step."""
+        feature, threshold, left, right, leaf = self._arrays
+        count, width = feature.shape
+        x = np.asarray(x, np.float32)
+        base = np.arange(count) * width
+        node = np.zeros((len(x), count), np.int64)
+        rows = np.arange(len(x))[:, None]
+        while True:
+            inner = node >= 0
+            if not inner.any():
+                break
+            at = np.where(inner, node, 0) + base
+            goes_left = x[rows, feature.flat[at]] <= threshold.flat[at]
+            node = np.where(inner, np.where(goes_left, left.flat[at], right.flat[at]), node)
+        return leaf[np.arange(count), ~node].sum(1)
+
+    def _session(self) -> object | None:
+        if "_cached_session" not in self.__dict__:
+            object.__setattr__(self, "_cached_session", _trees_session(self))
+        return self.__dict__["_cached_session"]
+
+
+def _trees_session(trees: Trees) -> object | None:
+    """The trees as one ``TreeEnsembleRegressor`` in an onnxruntime session; None without onnxruntime and
+    onnx, or when the session cannot be made (numpy then runs them)."""
+    if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
+        return None
+    try:
+        import onnxruntime
+        from onnx import TensorProto, helper
+
+        attributes: dict[str, list] = {
+            key: []
+            for key in (
+                "nodes_treeids",
+                "nodes_nodeids",
+                "nodes_featureids",
+                "nodes_values",
+                "nodes_modes",
+                "nodes_truenodeids",
+                "nodes_falsenodeids",
+                "target_treeids",
+                "target_nodeids",
+                "target_ids",
+                "target_weights",
+            )
+        }
+        for t, (nodes, values) in enumerate(zip(trees.splits, trees.leaves, strict=True)):
+            # ONNX numbers a tree's splits and leaves together: the splits first, then leaf i at len(nodes) + i.
+            def number(child: int, nodes=nodes) -> int:
+                return child if child >= 0 else len(nodes) + ~child
+
+            for n, (feature, threshold, left, right) in enumerate(nodes):
+                attributes["nodes_treeids"].append(t)
+                attributes["nodes_nodeids"].append(n)
+                attributes["nodes_featureids"].append(feature)
+                attributes["nodes_values"].append(float(np.float32(threshold)))
+                attributes["nodes_modes"].append("BRANCH_LEQ")
+                attributes["nodes_truenodeids"].append(number(left))
+                attributes["nodes_falsenodeids"].append(number(right))
+            for i, value in enumerate(values):
+                for key, item in (
+                    ("nodes_treeids", t),
+                    ("nodes_nodeids", len(nodes) + i),
+                    ("nodes_featureids", 0),
+                    ("nodes_values", 0.0),
+                    ("nodes_modes", "LEAF"),
+                    ("nodes_truenodeids", 0),
+                    ("nodes_falsenodeids", 0),
+                ):
+                    attributes[key].append(item)
+                attributes["target_treeids"].append(t)
+                attributes["target_nodeids"].append(len(nodes) + i)
+                attributes["target_ids"].append(0)
+                attributes["target_weights"].append(value)
+        node = helper.make_node(
+            "TreeEnsembleRegressor",
+            ["x"],
+            ["score"],
+            domain="ai.onnx.ml",
+            n_targets=1,
+            aggregate_function="SUM",
+            post_transform="NONE",
+            **attributes,
+        )
+        graph = helper.make_graph(
+            [node],
+            "ranking_trees",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["candidates", len(FEATURES)])],
+            [helper.make_tensor_value_info("score", TensorProto.FLOAT, ["candidates", 1])],
+        )
+        model = helper.make_model(
+            graph,
+            opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 3)],
+            ir_version=8,
+        )
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 3
+        options.inter_op_num_threads = options.intra_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        return onnxruntime.InferenceSession(
+            model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+        )
+    except Exception:  # an unexpected runtime must not take the ranking down: numpy runs the same trees
+        logger.exception("onnxruntime could not run the ranking's trees; numpy runs them")
+        return None
+
+
 @dataclass(frozen=True)
 class Ranker:
-    """Weights over ``FEATURES`` (as ``bench/train_rulings_ranker.py`` wrote them)."""
+    """Weights over ``FEATURES``, and the trees when the file has them (as ``bench/train_rulings_ranker.py``
+    wrote them): the trees order the candidates, the weights when there are none."""
 
     weights: tuple[float, ...]
     about: dict  # what the file says of its training: set, penalty, cross-validated figures, date
     gate: Gate | None = None
+    trees: Trees | None = field(default=None, compare=False)
 
     @classmethod
     def from_json(cls, data: dict) -> Ranker | None:
@@ -197,8 +413,11 @@ class Ranker:
             return None
         if not all(math.isfinite(value) for value in values):
             return None
-        about = {key: value for key, value in data.items() if key not in ("weights", "gate")}
-        return cls(values, about, Gate.from_json(data.get("gate")))
+        about = {key: value for key, value in data.items() if key not in ("weights", "gate", "trees")}
+        trees = Trees.from_json(data["trees"]) if "trees" in data else None
+        if "trees" in data and trees is None:
+            logger.warning("the ranking's trees cannot be read: its linear weights order the candidates")
+        return cls(values, about, Gate.from_json(data.get("gate")), trees)
 
     @classmethod
     def load(cls, path: Path) -> Ranker | None:
@@ -212,10 +431,15 @@ class Ranker:
         data = {**self.about, "weights": dict(zip(FEATURES, self.weights, strict=True))}
         if self.gate is not None:
             data["gate"] = self.gate.to_json()
+        if self.trees is not None:
+            data["trees"] = self.trees.to_json()
         return data
 
     def scores(self, candidates: Sequence[Candidate]) -> list[float]:
-        return [sum(w * x for w, x in zip(self.weights, row, strict=True)) for row in features(candidates)]
+        rows = features(candidates)
+        if self.trees is not None:
+            return self.trees.scores(rows)
+        return [sum(w * x for w, x in zip(self.weights, row, strict=True)) for row in rows]
 
     def order(self, candidates: Sequence[Candidate]) -> list[tuple[Candidate, float]]:
         """Best first; ties by entry id, so the order is stable."""

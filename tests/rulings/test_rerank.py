@@ -188,3 +188,78 @@ def test_the_shipped_gate_fits_and_refuses_less_than_the_hand_set_thresholds_it_
     # uses, or a question much like those nothing answers, make an answer less likely.
     cosine, _, foreign, like_unanswered, asked_before = shipped.weights
     assert cosine > 0 > foreign and like_unanswered < 0 < asked_before
+
+
+def trees_json(*trees):
+    return {"features": list(rerank.FEATURES), "trees": [{"splits": s, "leaves": v} for s, v in trees]}
+
+
+COSINE, COVERAGE = rerank.FEATURES.index("cosine"), rerank.FEATURES.index("coverage")
+# Close in meaning is worth 2, and holding most of the query adds 1 only when close in meaning too.
+TWO_TREES = trees_json(
+    ([[COSINE, 0.5, -1, -2]], [0.0, 2.0]),
+    ([[COSINE, 0.5, -1, 1], [COVERAGE, 0.6, -2, -3]], [0.0, 0.0, 1.0]),
+)
+
+
+def test_trees_add_up_their_leaves_on_onnxruntime_and_in_numpy_alike():
+    trees = rerank.Trees.from_json(TWO_TREES)
+    rows = [[0.0] * len(rerank.FEATURES) for _ in range(4)]
+    for r, (cosine, coverage) in zip(rows, [(0.4, 0.9), (0.7, 0.2), (0.7, 0.9), (0.5, 1.0)], strict=True):
+        r[COSINE], r[COVERAGE] = cosine, coverage
+    assert trees.scores(rows) == [0.0, 2.0, 3.0, 0.0]  # 0.5 is "at most" 0.5: left
+    assert trees._session() is not None  # onnxruntime ran them
+    assert trees.numpy_scores(rows).tolist() == [0.0, 2.0, 3.0, 0.0]
+    assert trees.scores([]) == []
+
+
+def test_trees_run_in_numpy_when_onnxruntime_cannot(monkeypatch):
+    monkeypatch.setattr(rerank.importlib.util, "find_spec", lambda name: None)
+    trees = rerank.Trees.from_json(TWO_TREES)
+    row = [0.0] * len(rerank.FEATURES)
+    row[COSINE], row[COVERAGE] = 0.9, 0.9
+    assert trees.scores([row]) == [3.0] and trees._session() is None
+
+
+def test_a_ranker_with_trees_orders_by_them_and_keeps_them_through_its_file(tmp_path):
+    trees = rerank.Trees.from_json(TWO_TREES)
+    ranker = rerank.Ranker(weights(cosine=-1.0), {"trained_on": "tuning"}, None, trees)
+    found = [candidate(1, cosine=0.9, coverage=0.1), candidate(2, cosine=0.8, coverage=0.9), candidate(3)]
+    assert [c.entry_id for c, _ in ranker.order(found)] == [2, 1, 3]  # the trees, not the weights
+    path = tmp_path / "ranker.json"
+    path.write_text(json.dumps(ranker.to_json()))
+    loaded = rerank.Ranker.load(path)
+    assert loaded.trees is not None and loaded.trees.to_json() == trees.to_json()
+    assert [c.entry_id for c, _ in loaded.order(found)] == [2, 1, 3]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "trees",
+        {"features": ["cosine"], "trees": TWO_TREES["trees"]},  # written for other features
+        {**TWO_TREES, "trees": []},
+        trees_json(([[COSINE, 0.5, -1, -3]], [0.0, 2.0])),  # a leaf that is not there
+        trees_json(([[COSINE, 0.5, 0, -1]], [0.0])),  # a split that leads back to itself
+        trees_json(([[len(rerank.FEATURES), 0.5, -1, -1]], [0.0])),  # a feature that is not there
+        trees_json(([[COSINE, 0.5, -1, -1]], ["NaN"])),
+        trees_json(([[COSINE, "NaN", -1, -1]], [1.0])),
+        trees_json(([[COSINE, 0.5]], [1.0])),
+    ],
+)
+def test_trees_that_cannot_be_read_leave_the_linear_weights_to_order(tmp_path, written):
+    data = {**rerank.Ranker(weights(cosine=1.0), {}).to_json(), "trees": written}
+    path = tmp_path / "ranker.json"
+    path.write_text(json.dumps(data))
+    loaded = rerank.Ranker.load(path)
+    assert loaded is not None and loaded.trees is None
+    found = [candidate(1, cosine=0.2), candidate(2, cosine=0.9)]
+    assert [c.entry_id for c, _ in loaded.order(found)] == [2, 1]
+
+
+def test_the_shipped_trees_fit_the_features_and_beat_the_linear_ranking_in_cross_validation():
+    from rulings.search import RANKER_FILE
+
+    ranker = rerank.Ranker.load(RANKER_FILE)
+    assert ranker.trees is not None, "rulings/ranker.json has no trees: run bench/train_rulings_ranker.py"
+    assert ranker.about["cross_validated"]["top1"] > ranker.about["linear"]["top1"]
