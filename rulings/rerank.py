@@ -23,7 +23,8 @@ The ranking itself is a sum of regression trees (``Trees``, gradient-boosted for
 the trainer) when the file holds them: what a candidate is worth depends on its features together (a close
 example is worth more under a rule that is close too; an entry the words found matters more when the model
 is unsure), which one weight per feature cannot say. The trees run as one onnxruntime node
-(``TreeEnsembleRegressor``) when onnxruntime is installed, else in numpy, with the same scores; the linear
+(``TreeEnsembleRegressor``) when onnxruntime is installed, else in numpy, with the same scores (to float32
+rounding: both compare in float32, onnxruntime also adds the leaves in it); the linear
 weights stay in the file and order the candidates when the trees cannot be read.
 """
 
