@@ -500,6 +500,7 @@ def _word_results(
             parsed.searched,
             vocab.names,
             cutoff=correction.NAME_SCORE if misspelt else correction.NAME_SCORE_KNOWN,
+            sounds=vocab.sounds,
         )
         if name:
             better = _find(q.parse(name), cat, document_ids, **where)
@@ -510,7 +511,7 @@ def _word_results(
     if not found.named and len(parsed.words) <= NAME_IN_WORDS:
         # A misspelt name inside a longer question ("ras al gul end of turn"): a few words around one no
         # document uses, spelled almost like a card or term, are read as that name.
-        span = correction.name_in(parsed.words, vocab.words, vocab.names)
+        span = correction.name_in(parsed.words, vocab.words, vocab.names, vocab.sounds)
         if span:
             start, size, name = span
             run, words = parsed.words[start : start + size], parsed.words

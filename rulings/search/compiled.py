@@ -28,6 +28,7 @@ from django.db import connection
 from .. import query as q
 from .. import ranking
 from ..models import Card, CardAlias, Document, Entry, Section
+from . import correction
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +74,11 @@ class Vocabulary:
     def compact_names(self) -> dict[str, str]:
         """Names written without their spaces ('plasticman' → 'plastic man')."""
         return {key.replace(" ", ""): key for key in self.names if " " in key}
+
+    @functools.cached_property
+    def sounds(self) -> dict[str, tuple[str, ...]]:
+        """The names by how they sound (``correction.sound``)."""
+        return correction.sounds_of(self.names)
 
     @functools.cached_property
     def compounds(self) -> dict[str, str]:
