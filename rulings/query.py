@@ -344,6 +344,15 @@ def classify(raw: str) -> Classified:
 _GAME_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("vs", re.compile(r"\b(?:in\s+|for\s+)?(?:the\s+)?(?:vs\.?|versus)\s*system(?:\s+tcg)?\b", re.I)),
     ("vs", re.compile(r"\b(?:in\s+|for\s+)?vs\.?\s*tcg\b", re.I)),
+    # "Vs" before what players have of a game ("a vs deck", "the vs match", "two vs players") names it;
+    # those words stay in the query.
+    (
+        "vs",
+        re.compile(
+            r"\bvs\.?(?=\s+(?:card\s+)?(?:games?|match(?:es)?|tournaments?|events?|decks?|players?)\b)",
+            re.I,
+        ),
+    ),
     # A bare "vs" names the game at either end of a query or after "in"/"for" ("vs rule 809.3", "can I
     # attack a stunned character in vs"); between two words it is "versus" ("batman vs superman").
     (

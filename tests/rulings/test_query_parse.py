@@ -47,6 +47,9 @@ def test_a_number_with_other_words_searches_both():
         ("OP: who wins a tie", "overpower", "who wins a tie"),
         ("1.3 hand management op", "overpower", "hand management"),
         ("in op can teammates both follow up", "overpower", "can teammates both follow up"),
+        ("during the vs game he looked through his deck", "vs", "during the game he looked through his deck"),
+        ("how many army characters in a vs deck", "vs", "how many army characters in a deck"),
+        ("can two vs players agree to a draw", "vs", "can two players agree to a draw"),
     ],
 )
 def test_a_game_named_in_the_query_narrows_it_and_leaves_the_words(typed, game, searched):
@@ -58,8 +61,9 @@ def test_the_game_name_alone_is_searched_as_words():
     assert (parse("overpower").game, parse("overpower").searched) == (None, "overpower")
 
 
-def test_vs_between_two_words_is_versus_not_the_game():
-    assert parse("batman vs superman ruling").game is None
+@pytest.mark.parametrize("typed", ["batman vs superman ruling", "my deck vs his in game 2"])
+def test_vs_between_two_words_is_versus_not_the_game(typed):
+    assert parse(typed).game is None
 
 
 def test_a_rule_number_after_a_bare_vs_is_looked_up_in_vs_system():
