@@ -138,6 +138,9 @@ _GARBLED = re.compile(r"\w[‘“](?=\w)|”\w|[A-Za-z][»«;()][A-Za-z]|^[,;]\w
 _BRACKETED_SUFFIX = re.compile(r"[\w'’-]+\(\w+\)\W*")  # "attack(s)"
 _CARD_IMAGE_LINE = re.compile(r"^[A-Z][A-Z '’-]*[A-Z][,.:;-]+$")  # "SUPERIHERD,", "FIRST APPEARANCE-"
 _TOKEN = re.compile(r"\S+")
+# Three marks or more in a row inside a token, a quote among others ("n'.'-‘fg.i"): no word is spelled so.
+_MARK_RUN = re.compile(r"(?<=\w)[.,;:'‘’\"“”-]{3,}(?=\w)")
+_QUOTES = set("'‘’\"“”")
 
 
 def _is_dots(tokens: list[str], index: int) -> bool:
@@ -167,6 +170,8 @@ def _junk_token(tokens: list[str], index: int, before: str, after: str) -> bool:
     if any(ch in _JUNK_CHARS for ch in token):
         return True
     if _GARBLED.search(token) and not _BRACKETED_SUFFIX.fullmatch(token):
+        return True
+    if any(set(run) & _QUOTES and len(set(run)) > 1 for run in _MARK_RUN.findall(token)):
         return True
     if len(core) == 1 and core.isalpha():
         if not core.isascii():

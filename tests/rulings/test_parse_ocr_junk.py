@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,6 +23,17 @@ def test_stray_symbols_go():
         "remaining eleven widget cards",
         ["ez", "@"],
     )
+
+
+def test_a_word_broken_by_a_run_of_quotes_and_marks_goes():
+    assert drop_ocr_junk("n'.'-‘fg.i") == ("", ["n'.'-‘fg.i"])
+
+
+@pytest.mark.parametrize(
+    "line", ["K.O.'s—A Character", "rock'n'roll", "his K.O.'d Character's record", "wait...what"]
+)
+def test_abbreviations_apostrophes_and_dots_inside_words_stay(line):
+    assert cleaned(line) == line
 
 
 def test_a_run_of_symbols_goes():
