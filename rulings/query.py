@@ -382,6 +382,55 @@ _GAME_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# Other card games, by name ("pokemon", "mtg") or by words only they use ("mana burn", "deathtouch" are
+# Magic's): no document here answers a question about them. A game's own words count only in a short query
+# (JARGON_AROUND other words at most): a longer one borrows them to ask about a game here ("is there summoning
+# sickness in vs? can the guy I just recruited attack this turn"). A comparison ("a mulligan like in mtg")
+# asks about the game searched, and never counts. The search counts a mention only while some word of it is
+# in no current document, so a document that covers such a game later is searched as usual.
+_OTHER_GAMES: tuple[tuple[str, str, str], ...] = (
+    (
+        "Magic: The Gathering",
+        r"magic\W+the\W+gathering|mtg",
+        r"mana(?:\s+burn)?|commander\s+damage|deathtouch|hexproof|planeswalkers?|summoning\s+sickness|lifelink|"
+        r"trample",
+    ),
+    ("Pokémon", r"pok[eé]mon", ""),
+    ("Yu-Gi-Oh!", r"yu\W?gi\W?oh", r"tribute\s+summon"),
+    ("Legendary", r"legendar(?:y|ies)", r"masterminds?"),
+    ("Hearthstone", r"hearthstone", ""),
+    ("Lorcana", r"lorcana", ""),
+    ("Flesh and Blood", r"flesh\s+(?:and|&|n)\s+blood", ""),
+    ("Netrunner", r"netrunner", ""),
+    ("KeyForge", r"keyforge", ""),
+    ("Digimon", r"digimon", ""),
+    ("Star Realms", r"star\s+realms", ""),
+)
+JARGON_AROUND = 4
+_OTHER_GAME_PATTERNS = tuple(
+    (name, re.compile(rf"\b(?:{names})\b", re.I), re.compile(rf"\b(?:{jargon})\b", re.I) if jargon else None)
+    for name, names, jargon in _OTHER_GAMES
+)
+_COMPARED = re.compile(
+    r"\b(?:like|unlike|as\s+in|than|similar\s+to|compared\s+to)\s+(?:in\s+|the\s+)?$", re.I
+)
+
+
+def other_game(text: str) -> tuple[str, str]:
+    """(the other card game a query asks about, the words that name it) or ("", "")."""
+    for name, names, jargon in _OTHER_GAME_PATTERNS:
+        for pattern in (names, jargon):
+            for match in pattern.finditer(text) if pattern else ():
+                if _COMPARED.search(text[: match.start()]):
+                    continue
+                around = [
+                    w for w in words(text[: match.start()] + " " + text[match.end() :]) if w not in STOPWORDS
+                ]
+                if pattern is names or len(around) <= JARGON_AROUND:
+                    return name, match.group(0)
+    return "", ""
+
+
 def named_game(text: str) -> tuple[str | None, str]:
     """(game, the query without the game's name) when the query names exactly one game and has other
     words; else (None, text)."""
@@ -407,6 +456,7 @@ class Query:
     text: str  # as typed
     searched: str  # the words searched: the game's name left out, corrections made
     game: str | None = None  # a game the query names
+    other_game: tuple[str, str] = ("", "")  # another card game it asks about, and the words naming it
     numbers: tuple[str, ...] = ()  # printed rule numbers the query may mean (every game's forms)
     only_number: bool = False  # nothing but a rule number ("rule 9.22")
     terms: tuple[Term, ...] = ()
@@ -474,6 +524,7 @@ def parse(text: str) -> Query:
         text=text,
         searched=searched,
         game=game,
+        other_game=other_game(rest),
         numbers=tuple(numbers),
         only_number=only_number,
         terms=tuple(terms(casual(searched))),

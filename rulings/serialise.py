@@ -48,6 +48,8 @@ def notes(results: Results) -> list[str]:
         out.append(f"nothing in {results.widened}: searched every game")
     if results.not_found:
         out.append("nothing found")
+    if results.other_game:
+        out.append(f"about {results.other_game}, which no document covers")
     return out
 
 
@@ -63,6 +65,7 @@ def results_json(results: Results) -> dict:
         "widened_from": results.widened,
         "corrected": [{"typed": typed, "searched": searched} for typed, searched in results.corrected],
         "not_found": results.not_found,
+        "other_game": results.other_game,
         "notes": notes(results),
         "results": [hit_json(rank, hit) for rank, hit in enumerate(results.hits, start=1)],
         "closest": [entry_json(entry) for entry in results.closest],

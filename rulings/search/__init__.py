@@ -17,7 +17,9 @@ the game it names, rule numbers in any printed form, its terms) and answers in t
    decides (``rerank.Gate``, in the ranking's file): from the best entry's cosine, the share of the query
    it holds, the share of the query's words that no document uses (nor what they stand for), how like the
    question is to the tuning questions nothing answers, and to an answered one whose answer is among its
-   candidates (both kept with the question map). Else the hand-set thresholds do.
+   candidates (both kept with the question map). Else the hand-set thresholds do. A query about another
+   card game, by its name or its own words ("pokemon prize cards", "mana burn": ``query.other_game``), is
+   answered "nothing found" too, and the answer names that game.
 
 The scope (one policy for the page, the command and the API): a document or a game the judge chose; else
 the game the query names ("… vs system"); else every game, the toolkit's own game (DCDB) preferred by a
@@ -552,6 +554,7 @@ def _word_results(
         chosen += [(pk, score, "text") for pk, score in found.ranked]
     not_found = False
     closest: list[int] = []
+    elsewhere = "" if found.named else _elsewhere(parsed, vocab.words)
     if not found.named and chosen:
         best = cat.entry(chosen[0][0])
         likeness = semantic.like_unanswered(semantic.load(), model.plain) if candidates else None
@@ -567,7 +570,7 @@ def _word_results(
                 or (not meaning and ranking.coverage(best, found.compiled) >= ANSWERS)
                 or meaning.get(best.entry_id, 0.0) >= MEANING_ANSWERS
             )
-        if not answers:
+        if not answers or elsewhere:
             not_found, closest, chosen = True, [pk for pk, _, _ in chosen[:CLOSEST]], []
     elif not chosen:
         not_found = True
@@ -600,8 +603,16 @@ def _word_results(
         expanded=expanded if expanded not in (" ".join(q.words(q.casual(searched.searched))), "") else "",
         not_found=not_found,
         closest=[loaded[pk] for pk in closest if pk in loaded],
+        other_game=elsewhere if not_found else "",
         candidates=candidates,
     )
+
+
+def _elsewhere(parsed: q.Query, document_words) -> str:
+    """The other card game the query asks about ("mana burn": Magic: The Gathering), while a word naming it
+    is in no document; else ""."""
+    name, said = parsed.other_game
+    return name if name and any(word not in document_words for word in q.words(said)) else ""
 
 
 def _answer(

@@ -61,6 +61,7 @@ class Results:
     widened: str = ""  # the game chosen found nothing: the name of that game (the hits are from all)
     not_found: bool = False  # nothing answers the query (``closest`` may offer entries near it)
     closest: list[Entry] = field(default_factory=list)  # offered when nothing answers
+    other_game: str = ""  # nothing answers: the query asks about this other card game ("Pokémon")
     nearest_numbers: list[Entry] = field(default_factory=list)  # a rule number that exists nowhere
     mode: str = "words only"  # ``rulings.semantic.Mode.label``: which ranking answered
     # What the learned ranking saw of a question (rulings.rerank.Candidate), read by the ranking's trainer

@@ -122,3 +122,35 @@ def test_a_long_query_shows_only_what_the_search_added():
     long = "ok so one of them just flipped a super villain and it attacks everyone, can i defend with this"
     assert also_searched(long) == "SV"
     assert also_searched("super villain ignores") == "SV ignores"
+
+
+@pytest.mark.parametrize(
+    ("typed", "game", "said"),
+    [
+        ("mana burn", "Magic: The Gathering", "mana burn"),
+        ("is there commander damage in vs", "Magic: The Gathering", "commander damage"),
+        ("my card says deathtouch, does it kill", "Magic: The Gathering", "deathtouch"),
+        ("how many prize cards in Pokémon", "Pokémon", "Pokémon"),
+        ("yu-gi-oh tribute", "Yu-Gi-Oh!", "yu-gi-oh"),
+        ("marvel legendary mastermind", "Legendary", "legendary"),
+    ],
+)
+def test_a_query_about_another_card_game_says_which(typed, game, said):
+    assert parse(typed).other_game == (game, said)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["a mulligan like in mtg", "is it unlike magic the gathering", "manage my hand", "batman vs superman"],
+)
+def test_a_comparison_or_a_word_inside_another_is_no_other_game(typed):
+    assert parse(typed).other_game == ("", "")
+
+
+def test_another_games_words_in_a_longer_question_ask_about_the_game_here():
+    # Magic's words borrowed to ask about Vs. System: the question is about Vs. System's rules.
+    typed = "is there summoning sickness in vs? can the guy i just recruited attack this turn"
+    assert parse(typed).other_game == ("", "")
+    # A game's name counts however long the question.
+    typed = "in marvel legendary do you refill the hq right away when someone recruits a hero"
+    assert parse(typed).other_game == ("Legendary", "legendary")

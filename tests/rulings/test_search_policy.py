@@ -113,3 +113,25 @@ def test_a_closest_rule_with_a_title_shows_the_start_of_its_text_too(client, inv
     page = client.get("/rulings/", {"q": query}).content.decode()
     closest = search(query=query).closest
     assert all(escape(entry.text[:30]) in page for entry in closest if entry.kind != "card")
+
+
+def test_a_question_about_another_card_game_says_nothing_found_and_names_that_game(invented):
+    # "burn" and "gadget" are in the documents; "mana" is in none: the question is about Magic.
+    results = search(query="mana burn gadget")
+    assert (results.hits, results.not_found, results.other_game) == ([], True, "Magic: The Gathering")
+    assert results.closest  # the closest entries are still offered
+
+
+def test_another_game_named_only_in_a_comparison_is_not_what_the_query_asks_about(invented):
+    results = search(query="does a gadget burn like in magic the gathering")
+    assert results.other_game == ""
+    assert search(query="does a gadget burn, is it mana burn").other_game == "Magic: The Gathering"
+
+
+def test_the_page_and_the_json_say_which_other_game_a_query_asks_about(client, invented, capsys):
+    page = client.get("/rulings/", {"q": "pokemon gadget rules"}).content.decode()
+    assert "<strong>Nothing found</strong>" in page and "It asks about Pokémon" in page
+    call_command("search_rulings", "pokemon gadget rules", "--json")
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["not_found"], answer["other_game"]) == (True, "Pokémon")
+    assert "about Pokémon, which no document covers" in answer["notes"]
