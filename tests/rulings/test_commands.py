@@ -68,6 +68,7 @@ def test_search_prints_the_documented_fields(excerpt):
         "widened_from",
         "corrected",
         "not_found",
+        "other_game",
         "notes",
         "results",
         "closest",
