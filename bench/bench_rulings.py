@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_rulings.py [--set report|tuning|both] [--file F] [--show-misses] [--json] [--quick]
 
 Two query sets, written by people who read the five documents and not the code (``bench/
-rulings_queries_tuning.json``: 4,120 queries from more than fifty writers, ``bench/rulings_queries_report.json``:
+rulings_queries_tuning.json``: 4,734 queries from more than sixty writers, ``bench/rulings_queries_report.json``:
 189 from two; each query says which entries a judge would accept first, or that nothing answers it). The search is
 tuned on the first (``bench/train_rulings_ranker.py`` fits its question map, ranking and gate there) and measured on
 the second; a new set is measured with ``--file`` before it joins the tuning half, and joins it only without
