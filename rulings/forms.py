@@ -40,7 +40,7 @@ class SearchForm(forms.Form):
         self.fields["q"].widget.input_type = "search"
         self.fields["q"].widget.attrs.update(
             {
-                "placeholder": "Rule number, card, keyword or question",
+                "placeholder": "Rule, card or question",
                 "autofocus": True,
                 "autocomplete": "off",
                 "autocapitalize": "off",
