@@ -412,10 +412,13 @@ def main() -> int:
     # an answer through the maps and rankings that did not see it, one without through the final ones.
     final_map = fit_map(questions, accepted, entries, args.map_penalty)
     vocabulary = search.catalogue().vocabulary()
-    # The questions nothing answers, as the model reads them (the search's corrected text): kept with the
-    # map, for the gate's ``like_unanswered``. An unanswered question is compared only with those outside
-    # its own tenth, as a new question never finds itself there.
-    memory_texts = [q.model_text(search.search(query=item["q"], limit=10).searched) for item in unanswered]
+    # The questions nothing answers, as typed (with shorthand spelled out, and with the game they name: "overpower
+    # round time limit" has no answer because OverPower's book gives none, and is less like "how long is a round"
+    # asked of every game, which DCDB's 9.020 answers): kept with the map, for the gate's ``like_unanswered``.
+    # (The search's text, without the game's name, refused 1 unanswered question fewer and 2 answered ones more
+    # in cross-validation.) An unanswered question is compared only with those outside its own tenth, as a new
+    # question never finds itself there.
+    memory_texts = [q.model_text(item["q"]) for item in unanswered]
     memory = encoder.encode(memory_texts).astype(np.float32)
     memory /= np.maximum(np.linalg.norm(memory, axis=1, keepdims=True), 1e-12)
     tenth = np.random.default_rng(0).permutation(len(memory)) % 10

@@ -575,8 +575,8 @@ class QueryAdapter:
     as the identity; a penalty keeps it near it) and writes ``rulings/query_adapter.npz`` with the key of
     the model it was fitted for: another model (a static one, say) gets no map.
 
-    The same file keeps the tuning half's questions that nothing in the documents answers, as the model
-    reads them (``unanswered``): a question much like them (sleeves, a banned list, tiebreakers) is likely
+    The same file keeps the tuning half's questions that nothing in the documents answers, as typed with the
+    game they name (``unanswered``): a question much like them (sleeves, a banned list, tiebreakers) is likely
     unanswered too, which the learned "nothing found" gate weighs (``like_unanswered``).
 
     It also keeps the tuning half's answered questions (``answered``, as the model reads them) with the
