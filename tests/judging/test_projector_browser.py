@@ -126,7 +126,8 @@ def test_it_updates_the_announcement_without_a_reload_or_a_new_clock(chromium, l
         assert page.evaluate("window.sameDocument") is True
         # The clock is the same element: its script keeps counting down in it.
         assert page.evaluate("window.theClock === document.querySelector('.judging-clock')") is True
-        assert page.query_selector(".screen-page:not([hidden])")  # the new list is paged again
+        # The new list is paged again: the pager lays it out on htmx's settle, a moment after the swap.
+        assert page.wait_for_selector(".screen-page:not([hidden])")
     finally:
         context.close()
 
