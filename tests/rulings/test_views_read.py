@@ -9,7 +9,7 @@ from django.template import Context, Template
 from django.urls import reverse
 
 from rulings.models import Document, Entry
-from rulings.parsers.base import FAQ, GLOSSARY, ParsedEntry, ParsedSection
+from rulings.parsers.base import FAQ, GLOSSARY, PASSAGE, ParsedEntry, ParsedSection
 
 from .conftest import dcdb_document, import_parsed, rule, set_aside_other_documents, vs_document
 
@@ -246,3 +246,16 @@ def test_the_search_page_has_no_second_search_box_in_the_top_bar(client, invente
     content = client.get(reverse("rulings:index"), {"q": "9.020"}).content.decode()
     assert 'class="quicksearch"' not in content
     assert 'class="quicksearch"' in client.get(entry("9.020").get_absolute_url()).content.decode()
+
+
+def test_an_untitled_passage_is_headed_by_its_first_words():
+    from django.template.loader import render_to_string
+
+    passage = Entry(
+        kind=PASSAGE, text="Cards that are placed to a Character may not be switched for another card."
+    )
+    head = render_to_string("rulings/_entry_head.html", {"entry": passage})
+    assert "Cards that are placed to a Character may …" in head
+    assert ">passage<" in head and "{#" not in head
+    numbered = Entry(kind=PASSAGE, number="9.020", text="The length of time for each round is 60 minutes.")
+    assert "The length of time" not in render_to_string("rulings/_entry_head.html", {"entry": numbered})
