@@ -135,3 +135,15 @@ def test_the_page_and_the_json_say_which_other_game_a_query_asks_about(client, i
     answer = json.loads(capsys.readouterr().out)
     assert (answer["not_found"], answer["other_game"]) == (True, "Pokémon")
     assert "about Pokémon, which no document covers" in answer["notes"]
+
+
+def test_another_game_a_document_covers_is_searched_as_usual(db):
+    # Once a document prints the game's name, a question about it may have an answer there.
+    set_aside_other_documents()
+    from .conftest import dcdb_document
+
+    lorcana = rule("9.055", "Lorcana decks may not be used at a DCDB event.", section="9")
+    import_parsed(dcdb_document(extra=(lorcana,)), vs_document())
+    results = search(query="lorcana decks at the event")
+    assert results.other_game == "" and results.hits[0].entry.number == "9.055"
+    assert search(query="pokemon decks at the event").other_game == "Pokémon"
